@@ -1,0 +1,533 @@
+"""One deal of Trash as a state machine driven by actions.
+
+The deal waits for one decision at a time (``phase``, ``to_move``, ``legal``); ``apply``
+takes an action and runs every forced move that follows (chain placements, discards,
+penalty draws, reshuffles, the extra turns some house rules give) until the next decision
+or the end of the deal. What happened is appended to ``events`` as plain tuples, so a UI
+can animate it and a replay can print it:
+
+=================================  ==================================================
+``("draw", seat, source, card)``     ``source`` is "stock" or "discard"
+``("reshuffle", count)``             the discards below the top became the stock
+``("place", seat, slot, card, up)``  ``card`` went face up into ``slot``; ``up`` (the
+                                     card that lay there) is now in hand
+``("swap", seat, slot, card, wild)`` ``card`` replaced the wild in ``slot``; wild in hand
+``("keep", seat, slot)``             the wild in ``slot`` was left in place
+``("call", seat)`` / ``("silent", seat)``  "Trash!" called, or forgotten
+``("discard", seat, card)``          the card in hand went onto the discard pile
+``("penalty", seat, card)``          a forgotten call paid: drawn and discarded
+``("win", seat)``                    the first completed layout that counts
+``("complete", seat)``               a later completion (last turn, free draws)
+``("extra", kind, seats)``           extra turns begin: "last-turn" or "free-draws"
+``("reveal", seat, cards, lucky)``   lucky reveal of the face-down cards (slot order)
+``("void", reason)``                 the deal can make no progress and is void
+``("end", winner, shrinking)``       the deal is over
+=================================  ==================================================
+
+The hot path (draw, chain, discard) is written for speed: state lives in flat lists of
+card codes, and card roles come from a table built once from the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from trash_tui.engine.actions import (
+    CALL,
+    CALL_CHOICE,
+    DRAW,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    OVER,
+    SWAP,
+    SWAP_CHOICE,
+    WILD_BASE,
+    WILD_SLOT,
+    action_name,
+)
+from trash_tui.engine.observation import Observation, observe
+from trash_tui.engine.rng import Rng
+from trash_tui.rules import TRASH, WILD, Rules
+
+STALL_LIMIT = 1000  # turns in a row without a placement after which a deal is void
+_STOCK_ONLY = (DRAW_STOCK,)
+_BOTH = (DRAW_STOCK, DRAW_DISCARD)
+_SWAP_LEGAL = (SWAP, SWAP + 1)
+_CALL_LEGAL = (CALL, CALL + 1)
+_DISCARD_ANY, _DISCARD_PLAYABLE, _DISCARD_NEVER = 0, 1, 2
+
+Reshuffler = Callable[[list[int]], list[int]]
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the legal actions of the current decision."""
+
+
+class Deal:
+    """One deal: layouts, stock, discard pile, whose decision it is and what is legal."""
+
+    __slots__ = (
+        "rules", "players", "sizes", "first", "up", "down", "face_down", "discard", "hand",
+        "to_move", "phase", "legal", "turns", "events", "actions", "winner", "completed",
+        "shrinking", "pending", "voided", "reshuffles", "idle", "roles", "revealed",
+        "_cards", "_next", "_initial", "_rnd", "_reshuffle", "_discard_mode", "_call",
+        "_call_slot", "_placed", "_extra", "_free_left",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        sizes: Sequence[int],
+        first: int,
+        deck: Sequence[int],
+        reshuffle: Reshuffler | None = None,
+        events: list[tuple] | None = None,
+        role: list[int] | None = None,
+        shuffle_with: Rng | None = None,
+    ) -> None:
+        """Deal ``deck`` (top card first) to layouts of ``sizes``; seat ``first`` plays first.
+
+        Cards are dealt one at a time clockwise from ``first``; a full layout is skipped.
+        ``reshuffle`` turns the discards below the top into a new stock (top card first);
+        by default the order is kept, which suits stacked-deck tests.
+
+        With ``shuffle_with``, ``deck`` is only the set of cards: each card is drawn at
+        random when it is dealt or drawn (a Fisher-Yates shuffle done lazily, so cards
+        nobody reaches cost nothing). ``self.deck`` is then the order the cards came in.
+        """
+        players = len(sizes)
+        self.rules = rules
+        self.players = players
+        self.sizes = tuple(sizes)
+        self.first = first
+        self.roles = role if role is not None else rules.role_table()
+        self._reshuffle = reshuffle or list
+        mode = rules.discard_draw
+        self._discard_mode = (
+            _DISCARD_ANY if mode == "any" else _DISCARD_PLAYABLE if mode == "playable"
+            else _DISCARD_NEVER
+        )
+        self._call = rules.call_trash
+        count = sum(sizes)
+        cards = list(deck)
+        if count >= len(cards):
+            raise ValueError("the deck is too small for these layouts")
+        if shuffle_with is not None:
+            # Lazy Fisher-Yates: shuffle only the cards dealt now; each stock draw then
+            # swaps a random remaining card into place.
+            rnd = self._rnd = shuffle_with.draw
+            n = len(cards)
+            for i in range(count):
+                j = i + int(rnd() * (n - i))
+                cards[i], cards[j] = cards[j], cards[i]
+        else:
+            self._rnd = None
+        self._cards = self._initial = cards
+        self._next = count
+        order = [(first + i) % players for i in range(players)]
+        if len(set(sizes)) == 1:
+            down = [[0]] * players
+            for i, seat in enumerate(order):
+                down[seat] = [0, *cards[i:count:players]]
+        else:
+            down = [[0] for _ in range(players)]
+            position = 0
+            for slot in range(1, max(sizes) + 1):
+                for seat in order:
+                    if slot <= sizes[seat]:
+                        down[seat].append(cards[position])
+                        position += 1
+        self.down = down
+        self.up = [[0] * (size + 1) for size in sizes]
+        self.face_down = list(sizes)
+        self.discard: list[int] = []
+        self.hand = 0
+        self.turns = 0
+        self.events = events if events is not None else []
+        self.actions: list[int] = []
+        self.winner: int | None = None
+        self.completed: list[int] = []
+        self.shrinking: tuple[int, ...] = ()
+        self.pending = [False] * players
+        self.voided: str | None = None
+        self.reshuffles: list[tuple[int, ...]] = []
+        self.revealed: dict[int, tuple[int, ...]] = {}
+        self.idle = 0
+        self._call_slot = 0
+        self._placed = False
+        self._extra: list[int] | None = None
+        self._free_left = rules.free_draws if players == 2 else 0
+        self.phase = DRAW
+        self.legal: tuple[int, ...] = ()
+        self.to_move = first
+        self._start_turn(first)
+
+    # --- public queries ------------------------------------------------------------------
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The deal's deck, top card first: the order cards were dealt and drawn in."""
+        return tuple(self._initial)
+
+    @property
+    def stock(self) -> list[int]:
+        """The cards left in the stock, next card first. Hidden from every player."""
+        return self._cards[self._next:]
+
+    @property
+    def stock_count(self) -> int:
+        """How many cards are left in the stock."""
+        return len(self._cards) - self._next
+
+    @property
+    def over(self) -> bool:
+        """True once the deal has ended (won or void)."""
+        return self.phase == OVER
+
+    def fits(self, seat: int, card: int) -> bool:
+        """Whether ``card`` fits one of ``seat``'s face-down or wild-held slots."""
+        value = self.roles[card]
+        if value == WILD:
+            return self.face_down[seat] > 0
+        if value <= self.sizes[seat]:
+            held = self.up[seat][value]
+            return not held or self.roles[held] == WILD
+        return False
+
+    def is_wild(self, card: int) -> bool:
+        """Whether ``card`` is wild under these rules."""
+        return self.roles[card] == WILD
+
+    def face_down_slots(self, seat: int) -> list[int]:
+        """The slots of ``seat`` still face down."""
+        up = self.up[seat]
+        return [slot for slot in range(1, self.sizes[seat] + 1) if not up[slot]]
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now: no face-down card, no stock order."""
+        return observe(self, seat)
+
+    # --- the state machine ---------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the player to move and run the forced moves that follow."""
+        if action not in self.legal:
+            raise IllegalAction(self._illegal_message(action))
+        self.actions.append(action)
+        seat = self.to_move
+        phase = self.phase
+        if phase == DRAW:
+            if action == DRAW_STOCK:
+                cards = self._cards
+                i = self._next
+                rnd = self._rnd
+                if rnd is not None and i < len(cards):  # lazy shuffle: the common case
+                    j = i + int(rnd() * (len(cards) - i))
+                    hand = cards[j]
+                    cards[j] = cards[i]
+                    cards[i] = hand
+                    self._next = i + 1
+                else:
+                    hand = self._draw()
+                self.events.append(("draw", seat, "stock", hand))
+            else:
+                hand = self.discard.pop()
+                self.events.append(("draw", seat, "discard", hand))
+            self.hand = hand
+            self._chain(seat, False)
+        elif phase == WILD_SLOT:
+            self._place(seat, action - WILD_BASE)
+            self._chain(seat, True)
+        elif phase == SWAP_CHOICE:
+            slot = self.roles[self.hand]
+            up = self.up[seat]
+            if action == SWAP:
+                wild = up[slot]
+                up[slot] = self.hand
+                self.hand = wild
+                self.events.append(("swap", seat, slot, up[slot], wild))
+                self._chain(seat, True)
+            else:
+                self.events.append(("keep", seat, slot))
+                self._end_turn(seat, self._placed)
+        else:  # CALL_CHOICE
+            called = action == CALL
+            self.events.append(("call" if called else "silent", seat))
+            self._place(seat, self._call_slot)
+            self._completed_layout(seat, called)
+            self._end_turn(seat, True)
+
+    def _illegal_message(self, action: int) -> str:
+        try:
+            name = action_name(action)
+        except (ValueError, TypeError):
+            name = repr(action)
+        if self.phase == OVER:
+            return f"illegal action {name}: the deal is over"
+        legal = ", ".join(action_name(a) for a in self.legal)
+        return f"illegal action {name} for seat {self.to_move}; legal: {legal}"
+
+    def _draw(self) -> int:
+        """The next stock card (reshuffling the discards when the stock is empty)."""
+        cards = self._cards
+        i = self._next
+        if i == len(cards):
+            discard = self.discard
+            top = discard.pop()
+            cards = self._cards = list(self._reshuffle(discard))
+            self.reshuffles.append(tuple(cards))
+            self._rnd = None  # the new stock comes shuffled
+            self._next = i = 0
+            discard[:] = [top]
+            self.events.append(("reshuffle", len(cards)))
+        rnd = self._rnd
+        if rnd is None:
+            card = cards[i]
+        else:
+            j = i + int(rnd() * (len(cards) - i))
+            card = cards[j]
+            cards[j] = cards[i]
+            cards[i] = card
+        self._next = i + 1
+        return card
+
+    def _can_draw(self) -> bool:
+        return self._next < len(self._cards) or len(self.discard) > 1
+
+    def _place(self, seat: int, slot: int) -> bool:
+        """Put the card in hand face up into ``slot``; the face-down card comes to hand."""
+        down = self.down[seat]
+        card = self.hand
+        revealed = down[slot]
+        down[slot] = 0
+        self.up[seat][slot] = card
+        self.hand = revealed
+        self.face_down[seat] -= 1
+        self.events.append(("place", seat, slot, card, revealed))
+        return not self.face_down[seat]
+
+    def _chain(self, seat: int, placed: bool) -> None:
+        """Place the card in hand as long as it fits; stop at a decision or end the turn."""
+        role = self.roles
+        up = self.up[seat]
+        down = self.down[seat]
+        size = self.sizes[seat]
+        events = self.events
+        hand = self.hand
+        face_down = self.face_down[seat]
+        while True:
+            value = role[hand]
+            if value == WILD:
+                legal = tuple([WILD_BASE + s for s in range(1, size + 1) if not up[s]])
+                if len(legal) > 1:
+                    self.phase = WILD_SLOT
+                    self.legal = legal
+                    break
+                slot = legal[0] - WILD_BASE
+            elif value <= size:
+                held = up[value]
+                if held:
+                    if role[held] == WILD:
+                        self.phase = SWAP_CHOICE
+                        self.legal = _SWAP_LEGAL
+                        break
+                    face_down = -face_down - 1  # marks "turn over" for the code below
+                    break
+                slot = value
+            else:
+                face_down = -face_down - 1
+                break
+            if face_down == 1 and self._call:
+                self._call_slot = slot
+                self.phase = CALL_CHOICE
+                self.legal = _CALL_LEGAL
+                break
+            revealed = down[slot]
+            down[slot] = 0
+            up[slot] = hand
+            events.append(("place", seat, slot, hand, revealed))
+            hand = revealed
+            placed = True
+            face_down -= 1
+            if not face_down:
+                self.face_down[seat] = 0
+                self.hand = hand
+                self._completed_layout(seat, True)
+                self._end_turn(seat, True)
+                return
+        if face_down >= 0:  # a decision is pending within the turn
+            self.hand = hand
+            self.face_down[seat] = face_down
+            self._placed = placed
+            return
+        # The card in hand cannot be placed: discard it and pass the turn on. The common
+        # case (an ordinary turn follows) is handled here without detours.
+        self.face_down[seat] = -face_down - 1
+        self.hand = 0
+        self.discard.append(hand)
+        events.append(("discard", seat, hand))
+        nxt = seat + 1
+        if nxt == self.players:
+            nxt = 0
+        if placed:
+            idle = 0
+        else:
+            idle = self.idle + 1
+            if idle % (2 * self.players) == 0 or idle >= STALL_LIMIT:
+                idle = -1  # a stall check is due: take the general path
+        if idle >= 0 and self._extra is None and not self.pending[nxt]:
+            self.idle = idle
+            self.to_move = nxt
+            self.turns += 1
+            self.phase = DRAW
+            mode = self._discard_mode
+            if mode == _DISCARD_ANY or (mode == _DISCARD_PLAYABLE and self.fits(nxt, hand)):
+                self.legal = _BOTH
+            else:
+                self.legal = _STOCK_ONLY
+            return
+        self._end_turn(seat, placed)
+
+    def _completed_layout(self, seat: int, called: bool) -> None:
+        counts = called or not self._call
+        if self._extra is not None:
+            if counts:
+                self.completed.append(seat)
+                self.events.append(("complete", seat))
+        elif counts:
+            self.winner = seat
+            self.completed.append(seat)
+            self.events.append(("win", seat))
+        else:
+            self.pending[seat] = True
+
+    def _end_turn(self, seat: int, placed: bool) -> None:
+        hand = self.hand
+        if hand:
+            self.discard.append(hand)
+            self.hand = 0
+            self.events.append(("discard", seat, hand))
+        if self._extra is not None:
+            self._next_extra()
+            return
+        if self.winner is not None:
+            self._begin_extras()
+            return
+        if placed:
+            self.idle = 0
+        else:
+            self.idle += 1
+            idle = self.idle
+            if idle >= STALL_LIMIT:
+                self._void(f"no card placed in {STALL_LIMIT} turns")
+                return
+            if idle % (2 * self.players) == 0 and self._stuck():
+                self._void("no card in the stock or discards can be placed by anybody")
+                return
+        self._start_turn(seat + 1 if seat + 1 < self.players else 0)
+
+    def _start_turn(self, seat: int) -> None:
+        self.to_move = seat
+        self.turns += 1
+        if not self._can_draw():
+            self._void("no card left to draw")  # cannot happen with RULES.md's decks
+            return
+        if self.pending[seat]:
+            self.pending[seat] = False
+            card = self._draw()
+            self.discard.append(card)
+            self.events.append(("penalty", seat, card))
+            if self._extra is None:
+                self.winner = seat
+                self.events.append(("win", seat))
+            else:
+                self.events.append(("complete", seat))
+            self.completed.append(seat)
+            self._end_turn(seat, True)
+            return
+        self.phase = DRAW
+        discard = self.discard
+        mode = self._discard_mode
+        if not discard or mode == _DISCARD_NEVER:
+            self.legal = _STOCK_ONLY
+        elif mode == _DISCARD_ANY or self.fits(seat, discard[-1]):
+            self.legal = _BOTH
+        else:
+            self.legal = _STOCK_ONLY
+
+    def _begin_extras(self) -> None:
+        winner = self.winner
+        assert winner is not None
+        if self.rules.last_turn:
+            seats = [(winner + i) % self.players for i in range(1, self.players)]
+            self.events.append(("extra", "last-turn", tuple(seats)))
+            self._extra = seats
+        else:
+            self._extra = []
+        self._next_extra()
+
+    def _next_extra(self) -> None:
+        extra = self._extra
+        assert extra is not None
+        completed = self.completed
+        while True:
+            while extra:
+                seat = extra.pop(0)
+                if seat not in completed:
+                    self._start_turn(seat)
+                    return
+            if self._free_left:
+                loser = 1 - (self.winner or 0)
+                count, self._free_left = self._free_left, 0
+                if loser not in completed:
+                    self.events.append(("extra", "free-draws", (loser,) * count))
+                    extra.extend([loser] * count)
+                    continue
+            self._finish()
+            return
+
+    def _finish(self) -> None:
+        shrinking = list(self.completed)
+        if self.rules.lucky_reveal:
+            role = self.roles
+            for i in range(1, self.players):
+                seat = ((self.winner or 0) + i) % self.players
+                if seat in shrinking:
+                    continue
+                up, down = self.up[seat], self.down[seat]
+                cards = tuple(down[s] for s in range(1, self.sizes[seat] + 1) if not up[s])
+                slots = [s for s in range(1, self.sizes[seat] + 1) if not up[s]]
+                lucky = all(role[down[s]] in (s, WILD) for s in slots)
+                self.revealed[seat] = cards
+                self.events.append(("reveal", seat, cards, lucky))
+                if lucky:
+                    shrinking.append(seat)
+        self.shrinking = tuple(shrinking)
+        self.phase = OVER
+        self.legal = ()
+        self.events.append(("end", self.winner, self.shrinking))
+
+    def _void(self, reason: str) -> None:
+        self.voided = reason
+        self.phase = OVER
+        self.legal = ()
+        self.events.append(("void", reason))
+
+    def _stuck(self) -> bool:
+        """True when no card in the stock or discards can ever be placed by anybody."""
+        if any(self.pending):
+            return False
+        role = self.roles
+        needed = set()
+        for seat in range(self.players):
+            up = self.up[seat]
+            for slot in range(1, self.sizes[seat] + 1):
+                held = up[slot]
+                if not held or role[held] == WILD:
+                    needed.add(slot)
+        for card in (*self._cards[self._next:], *self.discard):
+            value = role[card]
+            if value == WILD or value in needed:
+                return False
+        return True
+
+
+__all__ = ["Deal", "IllegalAction", "STALL_LIMIT", "TRASH"]
