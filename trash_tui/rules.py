@@ -86,8 +86,6 @@ class Rules:
                 f"rules.target_size: must be below start_size ({self.start_size}); "
                 f"got {self.target_size} (0 plays down to the one-slot layout)"
             )
-        if self.layout_rows == 2 and self.start_size == 1:
-            raise RulesError("rules.layout_rows: a one-slot layout has one row; set layout_rows = 1")
         return self
 
     def with_options(self, **changes: Any) -> Rules:
@@ -177,7 +175,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 OPTION_NAMES = tuple(spec.name for spec in OPTIONS)
 SPEC_BY_NAME = {spec.name: spec for spec in OPTIONS}
-assert OPTION_NAMES == tuple(f.name for f in fields(Rules)), "OPTIONS must list every field"
+assert tuple(f.name for f in fields(Rules)) == OPTION_NAMES, "OPTIONS must list every field"
 
 
 def unknown_option_message(key: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.presets import DEFAULT_PRESET, PRESETS, preset_rules
-from trash_tui.rules import Rules, RulesError, unknown_option_message, OPTION_NAMES
+from trash_tui.rules import OPTION_NAMES, Rules, RulesError, unknown_option_message
 
 
 def rules_from_table(table: Any) -> Rules:

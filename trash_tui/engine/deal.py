@@ -67,11 +67,41 @@ class Deal:
     """One deal: layouts, stock, discard pile, whose decision it is and what is legal."""
 
     __slots__ = (
-        "rules", "players", "sizes", "first", "up", "down", "face_down", "discard", "hand",
-        "to_move", "phase", "legal", "turns", "events", "actions", "winner", "completed",
-        "shrinking", "pending", "voided", "reshuffles", "idle", "roles", "revealed",
-        "_cards", "_next", "_initial", "_rnd", "_reshuffle", "_discard_mode", "_call",
-        "_call_slot", "_placed", "_extra", "_free_left",
+        "_call",
+        "_call_slot",
+        "_cards",
+        "_discard_mode",
+        "_extra",
+        "_free_left",
+        "_initial",
+        "_next",
+        "_placed",
+        "_reshuffle",
+        "_rnd",
+        "actions",
+        "completed",
+        "discard",
+        "down",
+        "events",
+        "face_down",
+        "first",
+        "hand",
+        "idle",
+        "legal",
+        "pending",
+        "phase",
+        "players",
+        "reshuffles",
+        "revealed",
+        "roles",
+        "rules",
+        "shrinking",
+        "sizes",
+        "to_move",
+        "turns",
+        "up",
+        "voided",
+        "winner",
     )
 
     def __init__(
@@ -530,4 +560,4 @@ class Deal:
         return True
 
 
-__all__ = ["Deal", "IllegalAction", "STALL_LIMIT", "TRASH"]
+__all__ = ["STALL_LIMIT", "TRASH", "Deal", "IllegalAction"]

@@ -138,12 +138,13 @@ class Match:
             drawn = cards[position:position + len(contenders)]
             position += len(contenders)
             lowest = min(rank_of(c) for c in drawn)
-            tied = [seat for seat, card in zip(contenders, drawn) if rank_of(card) == lowest]
+            tied = [seat for seat, card in zip(contenders, drawn, strict=True)
+                    if rank_of(card) == lowest]
             if len(tied) == 1 or position + len(tied) > len(cards):
                 self.cut = cards[:position]
-                self.events.append(("cut", tuple(zip(contenders, drawn)), tied[0]))
+                self.events.append(("cut", tuple(zip(contenders, drawn, strict=True)), tied[0]))
                 return tied[0]
-            self.events.append(("cut", tuple(zip(contenders, drawn)), None))
+            self.events.append(("cut", tuple(zip(contenders, drawn, strict=True)), None))
             contenders = tied
 
     # --- deals -------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 """Fast built-in policies for headless play: ``random`` and ``greedy``.
 
-A policy is a function ``(deal, seat, rng) -> action``. These read only public facts
-through the deal's public queries (the legal actions, the discard pile's top card, which
-cards fit the seat's layout), never a face-down card or the stock. The bot ladder in the
-``bots`` package builds on the same engine with observations; these two exist so the
-engine can be simulated and benchmarked at full speed.
+A policy is a function ``(deal, seat, rng) -> action``. These two read only public facts
+through the deal's public queries (the legal actions, the discard pile's top card, the
+face-up cards of the seat's layout), never a face-down card or the stock, and they keep no
+state, so ``trash simulate`` and the engine benchmark can run them at full engine speed.
 """
 
 from __future__ import annotations

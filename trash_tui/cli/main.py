@@ -1,0 +1,65 @@
+"""The ``trash`` command: one click group; every error is one line on stderr, exit code 2.
+
+Subcommands live in their own modules and are attached here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from trash_tui import __version__
+from trash_tui.cli.replay_cmd import replay_command
+from trash_tui.cli.rules_cmd import rules_group
+from trash_tui.cli.simulate_cmd import simulate_command
+from trash_tui.engine.record import RecordError
+from trash_tui.rules import RulesError
+
+EXIT_ERROR = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trash")
+def cli() -> None:
+    """Trash (Garbage), the card game: rules, headless simulation and game records."""
+
+
+cli.add_command(rules_group)
+cli.add_command(simulate_command)
+cli.add_command(replay_command)
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> None:
+    """Print ``trash: error: message`` on stderr and exit with ``code``."""
+    click.echo(f"trash: error: {message}", err=True)
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        click.echo(cli.get_help(click.Context(cli, info_name="trash")))
+        return
+    try:
+        result = cli.main(args=args, prog_name="trash", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        return
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        fail(exc.format_message().replace("\n", " ") + hint)
+    except click.ClickException as exc:
+        fail(exc.format_message().replace("\n", " "))
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        fail("interrupted", 130)
+    except (RulesError, RecordError) as exc:
+        fail(str(exc))
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
+        sys.exit(0)
+    if isinstance(result, int) and result:
+        sys.exit(result)

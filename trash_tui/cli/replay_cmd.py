@@ -1,0 +1,50 @@
+"""``trash replay``: print a recorded game as a readable log, or check that it replays."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from trash_tui.engine.deal import Deal
+from trash_tui.engine.narrate import describe_event
+from trash_tui.engine.record import RecordError, check_records, load_records
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--check", is_flag=True, help="Only replay and compare; exit 1 on any "
+              "difference.")
+def replay_command(file: str, check: bool) -> None:
+    """Print the log of a recorded match (or of every record in a JSON Lines file).
+
+    The whole file is replayed and checked first; a corrupt or tampered record is
+    reported and nothing is printed from it."""
+    records = load_records(file)
+    try:
+        games = check_records(records)
+    except RecordError as exc:
+        if check:
+            click.echo(f"trash: {file}: differs: {exc}", err=True)
+            sys.exit(1)
+        raise
+    if check:
+        click.echo(f"{file}: ok ({len(games)} record{'s' if len(games) != 1 else ''} replay "
+                   "identically)")
+        return
+    for number, (document, game) in enumerate(zip(records, games, strict=True), start=1):
+        names = document.get("seats") or [f"seat {i}" for i in range(document["players"])]
+        names = [f"{name} ({seat})" for seat, name in enumerate(names)]
+        if len(records) > 1:
+            click.echo(f"=== record {number} ===")
+        click.echo(f"{document['kind']} for {document['players']} players, seed "
+                   f"{document.get('seed')}")
+        events = game.events
+        for event in events:
+            line = describe_event(event, names)
+            if line:
+                click.echo(line)
+        if isinstance(game, Deal) and not game.over:
+            click.echo("(the record stops here: the deal is unfinished)")
+        elif not isinstance(game, Deal) and not game.over:
+            click.echo("(the record stops here: the match is unfinished)")
