@@ -261,11 +261,10 @@ class Deal:
             else:
                 hand = self.discard.pop()
                 self.events.append(("draw", seat, "discard", hand))
-            self.hand = hand
-            self._chain(seat, False)
+            self._chain(seat, False, hand)
         elif phase == WILD_SLOT:
             self._place(seat, action - WILD_BASE)
-            self._chain(seat, True)
+            self._chain(seat, True, self.hand)
         elif phase == SWAP_CHOICE:
             slot = self.roles[self.hand]
             up = self.up[seat]
@@ -274,7 +273,7 @@ class Deal:
                 up[slot] = self.hand
                 self.hand = wild
                 self.events.append(("swap", seat, slot, up[slot], wild))
-                self._chain(seat, True)
+                self._chain(seat, True, wild)
             else:
                 self.events.append(("keep", seat, slot))
                 self._end_turn(seat, self._placed)
@@ -334,14 +333,14 @@ class Deal:
         self.events.append(("place", seat, slot, card, revealed))
         return not self.face_down[seat]
 
-    def _chain(self, seat: int, placed: bool) -> None:
-        """Place the card in hand as long as it fits; stop at a decision or end the turn."""
+    def _chain(self, seat: int, placed: bool, hand: int) -> None:
+        """Place ``hand`` (the card in hand) as long as it fits; stop at a decision or end
+        the turn. ``placed`` tells whether this turn has placed a card already."""
         role = self.roles
         up = self.up[seat]
         down = self.down[seat]
         size = self.sizes[seat]
         events = self.events
-        hand = self.hand
         face_down = self.face_down[seat]
         while True:
             value = role[hand]

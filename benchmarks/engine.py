@@ -1,0 +1,52 @@
+"""Engine throughput: deals per second with greedy players, on one core.
+
+Plays standard deals (2 and 4 players) through ``trash_tui.simulate.run_deals`` — the same
+Deal code the app, the bots and ``trash simulate`` use, with lazy seeded shuffling and the
+full event log — several times, and prints the best and the median run. The target for
+2 players is 25,000 deals per second on one core of the project's 2-core machine.
+
+    python benchmarks/engine.py [--deals N] [--repeat R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from bots.builtin import greedy_policy
+from trash_tui.presets import preset_rules
+from trash_tui.simulate import run_deals
+
+TARGET_2P = 25_000
+
+
+def measure(players: int, deals: int, repeat: int) -> tuple[list[float], float]:
+    rules = preset_rules("standard")
+    rates, turns = [], 0.0
+    for run in range(repeat):
+        report = run_deals(rules, players, [greedy_policy] * players, deals, seed=run)
+        rates.append(report.deals / report.elapsed)
+        turns = report.turns / report.deals
+    return rates, turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    measure(2, 2000, 1)  # warm-up
+    for players in (2, 4):
+        rates, turns = measure(players, args.deals, args.repeat)
+        best, median = max(rates), statistics.median(rates)
+        line = (f"{players} players: best {best:,.0f} deals/s ({1e6 / best:.1f} us/deal), "
+                f"median {median:,.0f} deals/s over {args.repeat} runs of {args.deals:,} "
+                f"deals; {turns:.1f} turns/deal")
+        if players == 2:
+            verdict = "meets" if best >= TARGET_2P else "misses"
+            line += f" — {verdict} the {TARGET_2P:,}/s target"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
