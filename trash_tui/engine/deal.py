@@ -223,6 +223,91 @@ class Deal:
             return not held or self.roles[held] == WILD
         return False
 
+    @property
+    def extra_turns(self) -> tuple[int, ...] | None:
+        """Seats still to take extra turns (last turn, free draws) in order; None in
+        ordinary play. Free draws not yet begun are not listed (see ``free_draws_left``)."""
+        return None if self._extra is None else tuple(self._extra)
+
+    @property
+    def free_draws_left(self) -> int:
+        """Free draws the loser will still be offered after the last turns (2 players)."""
+        return self._free_left
+
+    @classmethod
+    def restore(
+        cls,
+        rules: Rules,
+        sizes: Sequence[int],
+        first: int,
+        up: Sequence[Sequence[int]],
+        down: Sequence[Sequence[int]],
+        stock: Sequence[int],
+        discard: Sequence[int],
+        hand: int,
+        to_move: int,
+        phase: int,
+        legal: Sequence[int],
+        *,
+        turns: int = 0,
+        winner: int | None = None,
+        completed: Sequence[int] = (),
+        pending: Sequence[bool] | None = None,
+        extra: Sequence[int] | None = None,
+        free_draws_left: int = 0,
+        reshuffle: Reshuffler | None = None,
+    ) -> Deal:
+        """A deal in the middle of play, built from a full state (for look-ahead search).
+
+        ``up``/``down`` are per seat, indexed by slot with index 0 unused (0 = none);
+        ``stock`` lists the stock, next card first. The result plays on like any deal
+        (its ``deck`` is only the cards it was given, and it keeps no history)."""
+        deal = cls.__new__(cls)
+        players = len(sizes)
+        deal.rules = rules
+        deal.players = players
+        deal.sizes = tuple(sizes)
+        deal.first = first
+        deal.roles = rules.role_table()
+        deal._reshuffle = reshuffle or list
+        mode = rules.discard_draw
+        deal._discard_mode = (
+            _DISCARD_ANY if mode == "any" else _DISCARD_PLAYABLE if mode == "playable"
+            else _DISCARD_NEVER
+        )
+        deal._call = rules.call_trash
+        deal.up = [list(row) for row in up]
+        deal.down = [list(row) for row in down]
+        deal.face_down = [sum(1 for s in range(1, sizes[p] + 1) if not deal.up[p][s])
+                          for p in range(players)]
+        deal._cards = deal._initial = list(stock)
+        deal._next = 0
+        deal._rnd = None
+        deal.discard = list(discard)
+        deal.hand = hand
+        deal.turns = turns
+        deal.events = []
+        deal.actions = []
+        deal.winner = winner
+        deal.completed = list(completed)
+        deal.shrinking = ()
+        deal.pending = list(pending) if pending is not None else [False] * players
+        deal.voided = None
+        deal.reshuffles = []
+        deal.revealed = {}
+        deal.idle = 0
+        deal._placed = True
+        deal._extra = list(extra) if extra is not None else None
+        deal._free_left = free_draws_left
+        deal.phase = phase
+        deal.legal = tuple(legal)
+        deal.to_move = to_move
+        deal._call_slot = 0
+        if phase == CALL_CHOICE:
+            value = deal.roles[hand]
+            deal._call_slot = value if value != WILD else deal.face_down_slots(to_move)[0]
+        return deal
+
     def is_wild(self, card: int) -> bool:
         """Whether ``card`` is wild under these rules."""
         return self.roles[card] == WILD

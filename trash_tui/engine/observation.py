@@ -41,6 +41,8 @@ class Observation:
     roles: tuple[int, ...]  # per card code: its slot, 0 for wild, 15 for trash
     deal_number: int = 1
     deals_played: int = 0
+    extra_turns: tuple[int, ...] | None = None  # seats still due an extra turn, in order
+    free_draws_left: int = 0
 
     @property
     def discard_top(self) -> int | None:
@@ -97,6 +99,8 @@ class Observation:
             "revealed": {str(seat): [name(c) for c in cards] for seat, cards in self.revealed},
             "deal_number": self.deal_number,
             "deals_played": self.deals_played,
+            "extra_turns": None if self.extra_turns is None else list(self.extra_turns),
+            "free_draws_left": self.free_draws_left,
         }
 
 
@@ -125,4 +129,6 @@ def observe(deal: Deal, seat: int, deal_number: int = 1, deals_played: int = 0) 
         roles=tuple(deal.roles),
         deal_number=deal_number,
         deals_played=deals_played,
+        extra_turns=deal.extra_turns,
+        free_draws_left=deal.free_draws_left,
     )
