@@ -333,32 +333,17 @@ def test_bad_record_directory_writes_nothing(work: Path) -> None:
     assert not (work / "no").exists()
 
 
-@pytest.mark.xfail(
-    reason="BUG: load_rules_file catches only OSError around read_text; a rules file that is "
-           "not UTF-8 escapes as UnicodeDecodeError: traceback on stderr, exit code 1",
-    strict=True,
-)
 def test_non_utf8_rules_file_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "latin1.toml").write_bytes('[rules]\n# café\n'.encode("latin-1"))
     assert_one_line_error(trash("rules", "check", "latin1.toml", cwd=tmp_path), "latin1.toml")
 
 
-@pytest.mark.xfail(
-    reason="BUG: simulate_cmd parses --seed with str.isdigit(), which accepts digits such as "
-           "'²' that int() rejects: ValueError traceback, exit code 1",
-    strict=True,
-)
 def test_odd_digit_seed_is_not_a_traceback(tmp_path: Path) -> None:
     result = trash("simulate", "--deals", "5", "--seed", "²", cwd=tmp_path)
     assert "Traceback" not in result.stderr
     assert result.returncode in (0, 2)
 
 
-@pytest.mark.xfail(
-    reason="BUG: unknown_option_message puts the key into the message unescaped, so a quoted "
-           "TOML key containing a newline makes the error two lines on stderr",
-    strict=True,
-)
 def test_key_with_newline_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "nl.toml").write_text('[rules]\n"bad\\nkey" = 1\n', encoding="utf-8")
     assert_one_line_error(trash("rules", "check", "nl.toml", cwd=tmp_path), "nl.toml")

@@ -181,12 +181,6 @@ def test_target_size_from_preset_conflicting_with_start_size(tmp_path: Path) -> 
     assert "rules.target_size: must be below start_size (5)" in message
 
 
-@pytest.mark.xfail(
-    reason="BUG: rules_file._key_line only recognizes a bare `key =` line directly under an "
-           "exact `[rules]` header, so a quoted key, a spaced `[ rules ]` header or a dotted "
-           "`rules.key` (all valid TOML) lose the `path:LINE:` location",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("text", "line"),
     [
@@ -233,13 +227,6 @@ def test_directory_cannot_read(tmp_path: Path) -> None:
     assert message.startswith(f"{tmp_path}: cannot read"), message
 
 
-@pytest.mark.xfail(
-    reason="BUG: load_rules_file catches only OSError around read_text, so a file that is "
-           "not UTF-8 raises UnicodeDecodeError instead of a RulesError naming the file "
-           "(the CLI prints a traceback and exits 1)",
-    raises=UnicodeDecodeError,
-    strict=True,
-)
 def test_non_utf8_file_is_a_rules_error(tmp_path: Path) -> None:
     path = tmp_path / "latin1.toml"
     path.write_bytes('[rules]\n# café\npreset = "standard"\n'.encode("latin-1"))

@@ -178,6 +178,13 @@ SPEC_BY_NAME = {spec.name: spec for spec in OPTIONS}
 assert tuple(f.name for f in fields(Rules)) == OPTION_NAMES, "OPTIONS must list every field"
 
 
-def unknown_option_message(key: str) -> str:
-    """The error for a key that is not a rules option."""
-    return f"rules.{key}: unknown option; known options are preset, " + ", ".join(OPTION_NAMES)
+def key_text(key: str) -> str:
+    """A key as it can be shown on one line: bare when it is a plain name, else quoted."""
+    return key if key.isidentifier() and key.isascii() else repr(key)
+
+
+def unknown_option_message(key: str, with_preset: bool = False) -> str:
+    """The error for a key that is not a rules option (``with_preset``: in a TOML table,
+    where ``preset`` is allowed too)."""
+    known = ("preset", *OPTION_NAMES) if with_preset else OPTION_NAMES
+    return f"rules.{key_text(key)}: unknown option; known options are " + ", ".join(known)

@@ -44,6 +44,14 @@ def print_report(report: SimulationReport) -> None:
     click.echo(f"throughput           {rate} ({report.elapsed:.2f} s)")
 
 
+def parse_seed(text: str) -> int | str:
+    """An integer seed when the text is a plain integer, else the text itself."""
+    try:
+        return int(text) if text.strip().lstrip("+-").isascii() else text
+    except ValueError:
+        return text
+
+
 @click.command("simulate")
 @click.option("--rules", "rules_arg", default="standard", show_default=True,
               metavar="NAME|FILE", help="A preset name or a TOML file with a [rules] table.")
@@ -66,7 +74,7 @@ def simulate_command(rules_arg: str, players: int, bots: tuple[str, ...], deals:
         raise click.UsageError("give exactly one of --deals K or --matches K")
     rules = load_rules_arg(rules_arg)
     rules_name = rules_arg if rules_arg in PRESETS else str(rules_arg)
-    seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
+    seed_value = parse_seed(seed)
     mode, count = ("deals", deals) if deals is not None else ("matches", matches)
     assert count is not None
     if record is not None:
