@@ -105,11 +105,12 @@ class StackedSource:
 
     Each entry is ``(layouts, stock)``: built with the first player the match asks for and
     completed with the rest of the match's cards (so the multiset is right), or
-    ``(layouts, stock, False)`` to use the stacked cards alone (a deliberately odd deck).
+    ``(layouts, stock, False)`` to use the stacked cards alone (a deliberately odd deck),
+    or ``None`` to deal the match's cards unshuffled.
     ``dealt`` records ``(sizes, first)`` of every deal started.
     """
 
-    def __init__(self, deals: Sequence[tuple], cut: Cards = ()) -> None:
+    def __init__(self, deals: Sequence[tuple | None], cut: Cards = ()) -> None:
         self.cut = cards(cut)
         self.deals = list(deals)
         self.dealt: list[tuple[tuple[int, ...], int]] = []
@@ -121,12 +122,15 @@ class StackedSource:
                    cards_: list[int], events: list[tuple]) -> Deal:
         if not self.deals:
             raise AssertionError("the test did not stack a deck for this deal")
-        layouts, stock, *flag = self.deals.pop(0)
+        entry = self.deals.pop(0)
+        self.dealt.append((tuple(sizes), first))
+        if entry is None:
+            return Deal(rules, sizes, first, cards_, events=events)
+        layouts, stock, *flag = entry
         got = [len(cards(layout)) for layout in layouts]
         if got != list(sizes):
             raise AssertionError(f"stacked layouts of sizes {got}, the match deals {list(sizes)}")
         deck = stack(layouts, stock, first)
         if not flag or flag[0]:
             deck = complete(deck, cards_)
-        self.dealt.append((tuple(sizes), first))
         return Deal(rules, sizes, first, deck, events=events)

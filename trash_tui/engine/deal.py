@@ -506,6 +506,9 @@ class Deal:
             if counts:
                 self.completed.append(seat)
                 self.events.append(("complete", seat))
+            else:  # no next turn to pay the penalty: it does not count, and play is over
+                self._extra[:] = [s for s in self._extra if s != seat]
+                self._free_left = 0
         elif counts:
             self.winner = seat
             self.completed.append(seat)
@@ -604,8 +607,8 @@ class Deal:
             role = self.roles
             for i in range(1, self.players):
                 seat = ((self.winner or 0) + i) % self.players
-                if seat in shrinking:
-                    continue
+                if seat in shrinking or not self.face_down[seat]:
+                    continue  # a completed layout whose call was forgotten is not "lucky"
                 up, down = self.up[seat], self.down[seat]
                 cards = tuple(down[s] for s in range(1, self.sizes[seat] + 1) if not up[s])
                 slots = [s for s in range(1, self.sizes[seat] + 1) if not up[s]]

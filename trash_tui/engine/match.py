@@ -136,6 +136,9 @@ class Match:
         contenders = list(range(self.players))
         while True:
             drawn = cards[position:position + len(contenders)]
+            if len(drawn) < len(contenders):
+                raise ValueError(f"the cut needs {len(contenders)} more cards, "
+                                 f"{len(drawn)} are left")
             position += len(contenders)
             lowest = min(rank_of(c) for c in drawn)
             tied = [seat for seat, card in zip(contenders, drawn, strict=True)

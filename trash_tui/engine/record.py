@@ -290,10 +290,18 @@ def replay(document: Any) -> Match | Deal:
         return _replay_deal(document, rules, players)
     if kind != "match":
         raise RecordError(f"record: unknown kind {kind!r} (expected 'match' or 'deal')")
+    cut = _need(document, "cut", str, "record")
+    first = None
+    if not cut.strip():  # a match started without a cut names its first player
+        first = _need(document, "first", int, "record")
+        if not 0 <= first < players:
+            raise RecordError(f"record: first player {first} is not a seat")
     try:
         source = RecordSource(document, players, rules)
-        match = Match(rules, players, document.get("seed", 0), source=source)
-    except RulesError as exc:
+        match = Match(rules, players, document.get("seed", 0), source=source, first=first)
+    except (RulesError, ValueError) as exc:
+        if isinstance(exc, RecordError):
+            raise
         raise RecordError(f"record: {exc}") from None
     if _need(document, "dealer", int, "record") != match.dealer:
         raise RecordError(f"record: recorded dealer {document['dealer']}, the cut gives "
