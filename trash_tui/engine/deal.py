@@ -71,6 +71,7 @@ class Deal:
         "_call_slot",
         "_cards",
         "_discard_mode",
+        "_event_start",
         "_extra",
         "_free_left",
         "_initial",
@@ -174,6 +175,7 @@ class Deal:
         self.hand = 0
         self.turns = 0
         self.events = events if events is not None else []
+        self._event_start = len(self.events)
         self.actions: list[int] = []
         self.winner: int | None = None
         self.completed: list[int] = []
@@ -207,6 +209,10 @@ class Deal:
     def stock_count(self) -> int:
         """How many cards are left in the stock."""
         return len(self._cards) - self._next
+
+    def own_events(self) -> list[tuple]:
+        """The events of this deal only (``events`` may be a whole match's log)."""
+        return self.events[self._event_start:]
 
     @property
     def over(self) -> bool:
@@ -287,6 +293,7 @@ class Deal:
         deal.hand = hand
         deal.turns = turns
         deal.events = []
+        deal._event_start = 0
         deal.actions = []
         deal.winner = winner
         deal.completed = list(completed)

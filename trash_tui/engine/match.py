@@ -8,6 +8,7 @@ matches, ``RecordSource`` (the decks written in a record) for exact replays.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,6 +23,11 @@ from trash_tui.rules import Rules, RulesError
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2
 MAX_VOIDS_IN_A_ROW = 50  # a match abandons after this many void deals in a row
+
+
+def events_digest(events: Sequence[tuple]) -> str:
+    """A short fingerprint of a deal's events: two deals that played out alike share it."""
+    return hashlib.sha256(repr(list(events)).encode()).hexdigest()[:16]
 
 
 class CardSource(Protocol):
@@ -77,6 +83,7 @@ class DealSummary:
     shrinking: tuple[int, ...]
     face_down: tuple[int, ...]
     turns: int
+    digest: str = ""
 
 
 @dataclass
@@ -204,7 +211,7 @@ class Match:
             number=self.deals_played + 1, first=deal.first, sizes=deal.sizes, deck=deal.deck,
             reshuffles=list(deal.reshuffles), actions=list(deal.actions), voided=deal.voided,
             winner=deal.winner, shrinking=deal.shrinking, face_down=tuple(deal.face_down),
-            turns=deal.turns,
+            turns=deal.turns, digest=events_digest(deal.own_events()),
         )
         self.history.append(summary)
         if deal.voided:

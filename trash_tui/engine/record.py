@@ -21,7 +21,7 @@ from trash_tui import __version__
 from trash_tui.cards import build_deck, card_id, decks_for, parse_card
 from trash_tui.engine.actions import action_name, parse_action
 from trash_tui.engine.deal import Deal, IllegalAction
-from trash_tui.engine.match import DealSummary, Match
+from trash_tui.engine.match import DealSummary, Match, events_digest, validate_table
 from trash_tui.rules import Rules, RulesError
 
 FORMAT = "trash-tui-record"
@@ -50,6 +50,7 @@ def _deal_entry(summary: DealSummary) -> dict[str, Any]:
         "shrinking": list(summary.shrinking),
         "face_down": list(summary.face_down),
         "turns": summary.turns,
+        "events": summary.digest,
     }
 
 
@@ -59,7 +60,7 @@ def summarize_deal(deal: Deal, number: int = 1) -> DealSummary:
         number=number, first=deal.first, sizes=deal.sizes, deck=deal.deck,
         reshuffles=list(deal.reshuffles), actions=list(deal.actions), voided=deal.voided,
         winner=deal.winner, shrinking=deal.shrinking, face_down=tuple(deal.face_down),
-        turns=deal.turns,
+        turns=deal.turns, digest=events_digest(deal.own_events()),
     )
 
 
@@ -183,6 +184,7 @@ class RecordSource:
         self.deals = document["deals"]
         self.index = 0
         self.expected = build_deck(decks_for(players), rules.jokers)
+        self.unused_reshuffles: list[list[list[int]]] = []  # per deal started
 
     def cut_cards(self, count: int) -> list[int]:
         cut = _parse_cards(_need(self.document, "cut", str, "record"), "record: cut")
@@ -198,11 +200,15 @@ class RecordSource:
         entry = self.deals[self.index]
         where = f"deal {self.index + 1}"
         self.index += 1
-        return _deal_from_entry(entry, rules, sizes, first, cards, events, where)
+        deal, unused = _deal_from_entry(entry, rules, sizes, first, cards, events, where)
+        self.unused_reshuffles.append(unused)
+        return deal
 
 
 def _deal_from_entry(entry: Any, rules: Rules, sizes: Sequence[int], first: int,
-                     cards: Sequence[int], events: list[tuple], where: str) -> Deal:
+                     cards: Sequence[int], events: list[tuple],
+                     where: str) -> tuple[Deal, list[list[int]]]:
+    """The deal an entry describes, and the list of its recorded reshuffles not yet used."""
     if not isinstance(entry, dict):
         raise RecordError(f"{where}: expected an object")
     recorded_sizes = _need(entry, "sizes", list, where)
@@ -228,9 +234,16 @@ def _deal_from_entry(entry: Any, rules: Rules, sizes: Sequence[int], first: int,
         return order
 
     try:
-        return Deal(rules, sizes, first, deck, reshuffle=reshuffle, events=events)
+        deal = Deal(rules, sizes, first, deck, reshuffle=reshuffle, events=events)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
+    return deal, queue
+
+
+def _check_reshuffles_used(left: list[list[int]], where: str) -> None:
+    if left:
+        raise RecordError(f"{where}: the record lists {len(left)} reshuffle(s) that never "
+                          "happened")
 
 
 def _header(document: Any) -> tuple[Rules, int]:
@@ -275,7 +288,7 @@ def _compare_deal(entry: dict[str, Any], summary: DealSummary, where: str) -> No
     got = {"void": summary.voided, "winner": summary.winner,
            "shrinking": list(summary.shrinking), "face_down": list(summary.face_down),
            "turns": summary.turns,
-           "deck": _cards_text(summary.deck)}
+           "deck": _cards_text(summary.deck), "events": summary.digest}
     for key, value in got.items():
         if entry.get(key) != value:
             raise RecordError(f"{where}: recorded {key} {entry.get(key)!r}, replay gives "
@@ -313,6 +326,7 @@ def replay(document: Any) -> Match | Deal:
         deal = match.deal
         _play_actions(deal, entry, where, match.apply)
         if deal.over:
+            _check_reshuffles_used(source.unused_reshuffles[index - 1], where)
             _compare_deal(entry, match.history[-1], where)
         elif index != len(document["deals"]):
             raise RecordError(f"{where}: the actions end before the deal does")
@@ -330,24 +344,35 @@ def replay(document: Any) -> Match | Deal:
 
 
 def _replay_deal(document: dict[str, Any], rules: Rules, players: int) -> Deal:
+    try:
+        validate_table(rules, players)
+    except RulesError as exc:
+        raise RecordError(f"record: {exc}") from None
     deals = document["deals"]
     if len(deals) != 1:
         raise RecordError("record: a deal record holds exactly one deal")
     entry = deals[0]
+    if not isinstance(entry, dict):
+        raise RecordError("deal 1: expected an object")
     sizes = _need(entry, "sizes", list, "deal 1")
-    if len(sizes) != players or not all(isinstance(s, int) and 1 <= s <= 10 for s in sizes):
+    if len(sizes) != players or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 10 for s in sizes):
         raise RecordError("deal 1: 'sizes' must list one layout size (1..10) per player")
     first = _need(entry, "first", int, "deal 1")
     if not 0 <= first < players:
         raise RecordError(f"deal 1: first player {first} is not a seat")
+    result = document.get("result")
+    if not isinstance(result, dict):
+        raise RecordError("result: expected an object holding the deal's winner")
     cards = build_deck(decks_for(players), rules.jokers)
-    deal = _deal_from_entry(entry, rules, sizes, first, cards, [], "deal 1")
+    deal, unused = _deal_from_entry(entry, rules, sizes, first, cards, [], "deal 1")
     _play_actions(deal, entry, "deal 1", deal.apply)
     if deal.over:
+        _check_reshuffles_used(unused, "deal 1")
         _compare_deal(entry, summarize_deal(deal), "deal 1")
-    if document.get("result", {}).get("winner") != deal.winner:
-        raise RecordError(f"result: recorded winner {document.get('result')}, replay gives "
-                          f"{deal.winner}")
+    if result.get("winner") != deal.winner:
+        raise RecordError(f"result: recorded winner {result.get('winner')!r}, replay gives "
+                          f"{deal.winner!r}")
     return deal
 
 
