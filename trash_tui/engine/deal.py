@@ -31,6 +31,8 @@ card codes, and card roles come from a table built once from the rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import not_
 
 from trash_tui.engine.actions import (
     CALL,
@@ -55,6 +57,7 @@ _BOTH = (DRAW_STOCK, DRAW_DISCARD)
 _SWAP_LEGAL = (SWAP, SWAP + 1)
 _CALL_LEGAL = (CALL, CALL + 1)
 _DISCARD_ANY, _DISCARD_PLAYABLE, _DISCARD_NEVER = 0, 1, 2
+_WILD_ACTIONS = tuple(WILD_BASE + slot for slot in range(1, 11))  # slots 1..10
 
 Reshuffler = Callable[[list[int]], list[int]]
 
@@ -437,7 +440,7 @@ class Deal:
         while True:
             value = role[hand]
             if value == WILD:
-                legal = tuple([WILD_BASE + s for s in range(1, size + 1) if not up[s]])
+                legal = tuple(compress(_WILD_ACTIONS, map(not_, up[1:])))
                 if len(legal) > 1:
                     self.phase = WILD_SLOT
                     self.legal = legal
