@@ -14,7 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from bots.base import Bot
 from bots.builtin import POLICIES, Policy
+from bots.registry import make_bot, parse_spec, spec_label
+from bots.runner import play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.actions import OVER
 from trash_tui.engine.deal import Deal
@@ -88,19 +91,29 @@ class SimulationReport:
         }
 
 
-def resolve_policies(names: Sequence[str], players: int) -> tuple[list[Policy], list[str]]:
-    """One policy per seat: the names repeat in order to fill the table."""
-    names = list(names) or ["greedy"]
-    if len(names) > players:
-        raise RulesError(f"--bot: {len(names)} bots for {players} seats")
-    seats = [names[i % len(names)] for i in range(players)]
-    policies = []
-    for name in seats:
-        if name not in POLICIES:
-            raise RulesError(f"--bot: unknown bot {name!r}; built-in bots are "
-                             + ", ".join(POLICIES))
-        policies.append(POLICIES[name][0])
-    return policies, seats
+def seat_specs(specs: Sequence[str], players: int) -> list[str]:
+    """One bot spec per seat: the given specs repeat in order to fill the table."""
+    specs = list(specs) or ["greedy"]
+    if len(specs) > players:
+        raise RulesError(f"--bot: {len(specs)} bots for {players} seats")
+    return [specs[i % len(specs)] for i in range(players)]
+
+
+def fast_policies(specs: Sequence[str]) -> list[Policy] | None:
+    """The fast built-in policies for these seats, if every seat names one plainly."""
+    if all(spec in POLICIES for spec in specs):
+        return [POLICIES[spec][0] for spec in specs]
+    return None
+
+
+def make_seat_bots(specs: Sequence[str], seed: int | str) -> list[Bot]:
+    """Configured bots; a seat whose spec gives no seed gets one derived from ``seed``."""
+    bots = []
+    for seat, spec in enumerate(specs):
+        table = parse_spec(spec)
+        bot_seed = None if "seed" in table else derive_seed(seed, "bot", seat) % 2**31
+        bots.append(make_bot(table, seed=bot_seed))
+    return bots
 
 
 def run_deals(rules: Rules, players: int, policies: Sequence[Policy], count: int,
@@ -155,31 +168,100 @@ def run_matches(rules: Rules, players: int, policies: Sequence[Policy], count: i
             while deal.phase != OVER:
                 seat = deal.to_move
                 apply(policies[seat](deal, seat, policy_rng))
-        result = match.result
-        assert result is not None
-        report.matches += 1
-        for summary in match.history:
-            if summary.voided is None:
-                report.deals += 1
-                report.turns += summary.turns
-            else:
-                report.voided += 1
-        if result.winner is None:
-            report.abandoned += 1
-        else:
-            report.seat_wins[result.winner] += 1
+        _count_match(report, match)
         if record is not None:
             record(match)
     report.elapsed = time.perf_counter() - start
     return report
 
 
-def simulate(rules: Rules, rules_name: str, players: int, bot_names: Sequence[str],
+def run_bot_deals(rules: Rules, players: int, bots: Sequence[Bot], count: int,
+                  seed: int | str, record: Callable[[Deal], None] | None = None,
+                  report: SimulationReport | None = None) -> SimulationReport:
+    """Like ``run_deals``, with configured bots that see only their observations."""
+    validate_table(rules, players)
+    if report is None:
+        report = SimulationReport("deals", rules, "", players, [], seed)
+    report.seat_wins = [0] * players
+    cards = build_deck(decks_for(players), rules.jokers)
+    sizes = (rules.start_size,) * players
+    deck_rng = Rng(derive_seed(seed, "deals"))
+    for bot_seat, bot in enumerate(bots):
+        bot.start_match(bot_seat, players, rules)
+    start = time.perf_counter()
+    for _ in range(count):
+        deal = Deal(rules, sizes, 0, cards, reshuffle=deck_rng.shuffle, shuffle_with=deck_rng)
+        play_deal(deal, bots)
+        if deal.voided is None:
+            report.deals += 1
+            report.turns += deal.turns
+            report.seat_wins[deal.winner] += 1  # type: ignore[index]
+        else:
+            report.voided += 1
+        if record is not None:
+            record(deal)
+    report.elapsed = time.perf_counter() - start
+    return report
+
+
+def run_bot_matches(rules: Rules, players: int, bots: Sequence[Bot], count: int,
+                    seed: int | str, record: Callable[[Match], None] | None = None,
+                    report: SimulationReport | None = None) -> SimulationReport:
+    """Like ``run_matches``, with configured bots that see only their observations."""
+    validate_table(rules, players)
+    if report is None:
+        report = SimulationReport("matches", rules, "", players, [], seed)
+    report.seat_wins = [0] * players
+    start = time.perf_counter()
+    for index in range(count):
+        match = play_match(rules, bots, derive_seed(seed, "match", index))
+        _count_match(report, match)
+        if record is not None:
+            record(match)
+    report.elapsed = time.perf_counter() - start
+    return report
+
+
+def _count_match(report: SimulationReport, match: Match) -> None:
+    result = match.result
+    assert result is not None
+    report.matches += 1
+    for summary in match.history:
+        if summary.voided is None:
+            report.deals += 1
+            report.turns += summary.turns
+        else:
+            report.voided += 1
+    if result.winner is None:
+        report.abandoned += 1
+    else:
+        report.seat_wins[result.winner] += 1
+
+
+def simulate(rules: Rules, rules_name: str, players: int, bot_specs: Sequence[str],
              mode: str, count: int, seed: int | str,
              record_to: IO[str] | None = None) -> SimulationReport:
-    """Run a simulation as ``trash simulate`` does, writing JSON Lines records if asked."""
-    policies, seats = resolve_policies(bot_names, players)
+    """Run a simulation as ``trash simulate`` does, writing JSON Lines records if asked.
+
+    Seats whose bots are all plain ``random``/``greedy`` run on the fast policies; any
+    other bot (a ladder bot, a user's file, parameters) runs through observations."""
+    validate_table(rules, players)
+    specs = seat_specs(bot_specs, players)
+    policies = fast_policies(specs)
+    bots = None if policies is not None else make_seat_bots(specs, seed)
+    seats = [spec_label(spec) for spec in specs]
     report = SimulationReport(mode, rules, rules_name, players, seats, seed)
+    if bots is not None:
+        def record_any(game: Deal | Match) -> None:
+            assert record_to is not None
+            document = (deal_record(game, seats, seed) if isinstance(game, Deal)
+                        else match_record(game, seats))
+            record_to.write(json.dumps(document) + "\n")
+
+        runner = run_bot_deals if mode == "deals" else run_bot_matches
+        return runner(rules, players, bots, count, seed,  # type: ignore[arg-type]
+                      record_any if record_to else None, report)
+    assert policies is not None
     if mode == "deals":
         def record_deal(deal: Deal) -> None:
             assert record_to is not None

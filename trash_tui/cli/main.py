@@ -10,6 +10,9 @@ import sys
 import click
 
 from trash_tui import __version__
+from bots.base import BotError
+from bots.runner import BotFailure
+from trash_tui.cli.bots_cmd import bots_group
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group
 from trash_tui.cli.simulate_cmd import simulate_command
@@ -26,6 +29,7 @@ def cli() -> None:
 
 
 cli.add_command(rules_group)
+cli.add_command(bots_group)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
 
@@ -56,8 +60,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         fail("interrupted", 130)
-    except (RulesError, RecordError) as exc:
+    except (RulesError, RecordError, BotError) as exc:
         fail(str(exc))
+    except BotFailure as exc:
+        fail(f"a bot failed: {exc}")
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)

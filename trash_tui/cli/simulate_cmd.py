@@ -57,8 +57,9 @@ def parse_seed(text: str) -> int | str:
               metavar="NAME|FILE", help="A preset name or a TOML file with a [rules] table.")
 @click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True)
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
-              help="Built-in policy per seat (random, greedy); repeats to fill the table. "
-                   "Default: greedy.")
+              help="Bot per seat: a name (trash bots list), a .py file, package.module:Class, "
+                   "or a TOML inline table like '{ name = \"normal\", mistakes = 0.1 }'. "
+                   "Repeats to fill the table. Default: greedy.")
 @click.option("--deals", type=click.IntRange(1), help="Play K independent deals "
               "(starting layout size, seat 0 first).")
 @click.option("--matches", type=click.IntRange(1), help="Play K whole matches.")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from trash_tui.cards import build_deck, decks_for, rank_of, standard_deck
 from trash_tui.engine.actions import OVER
@@ -95,7 +95,6 @@ class MatchResult:
     sizes: list[int]
     deals: int
     abandoned: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Match:

@@ -43,6 +43,8 @@ class Observation:
     deals_played: int = 0
     extra_turns: tuple[int, ...] | None = None  # seats still due an extra turn, in order
     free_draws_left: int = 0
+    shrinking: tuple[int, ...] = ()  # at the end of a deal: the seats whose layouts shrink
+    voided: str | None = None  # at the end of a void deal: why
 
     @property
     def discard_top(self) -> int | None:
@@ -101,6 +103,8 @@ class Observation:
             "deals_played": self.deals_played,
             "extra_turns": None if self.extra_turns is None else list(self.extra_turns),
             "free_draws_left": self.free_draws_left,
+            "shrinking": list(self.shrinking),
+            "voided": self.voided,
         }
 
 
@@ -131,4 +135,6 @@ def observe(deal: Deal, seat: int, deal_number: int = 1, deals_played: int = 0) 
         deals_played=deals_played,
         extra_turns=deal.extra_turns,
         free_draws_left=deal.free_draws_left,
+        shrinking=deal.shrinking,
+        voided=deal.voided,
     )

@@ -1,0 +1,130 @@
+"""The expert: decides by Monte Carlo over the cards it cannot see.
+
+For each decision with a real choice it samples the hidden cards (face-down slots and the
+stock) consistently with its observation, plays every candidate action out to the end of
+the deal on the same samples (common random numbers, so candidates are compared on equal
+luck) with the fast greedy policy for every seat, and scores how often its own layout
+shrinks (fewer face-down cards left break ties). Trash is mostly luck, so most choices
+differ by less than the sampling noise: the expert starts from the counter's choice and
+moves away from it only when the paired difference of the samples says another action is
+better by more than two standard errors. Drawing a discard that fits nowhere (a pass) is
+never considered. It stops sampling when its per-decision time budget is spent.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import ClassVar
+
+from bots.base import Param
+from bots.builtin import greedy_policy
+from bots.ladder import CounterBot
+from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, OVER
+from trash_tui.engine.observation import Observation
+from trash_tui.engine.rng import Rng, derive_seed
+from trash_tui.engine.sampling import sample_deal
+
+ROLLOUT_CAP = 5000  # actions per rollout; deals end long before (void deals included)
+
+
+class ExpertBot(CounterBot):
+    """Monte Carlo look-ahead over sampled hidden cards."""
+
+    name = "expert"
+    description = ("samples the unseen cards, plays each choice out with fast policies and "
+                   "picks the best, within a time budget per decision")
+    params: ClassVar[dict[str, Param]] = {
+        "samples": Param(128, "samples of the hidden cards per decision", 1, 100_000),
+        "budget": Param(0.25, "seconds a decision may take at most", 0.001, 60.0),
+        "confidence": Param(2.0, "standard errors by which another action must beat the "
+                            "counter's choice", 0.0, 10.0),
+    }
+
+    def __init__(self, seed: int = 0, **options: object) -> None:
+        super().__init__(seed, **options)
+        self.decision_times: list[float] = []
+        self._decision = 0
+
+    def choose(self, observation: Observation, legal: Sequence[int]) -> int:
+        candidates = self.candidates(observation, legal)
+        default = CounterBot.choose(self, observation, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        started = time.perf_counter()
+        values = self.sample_values(observation, candidates, started + self.budget)
+        choice = self.pick(values, default)
+        self.decision_times.append(time.perf_counter() - started)
+        return choice
+
+    @staticmethod
+    def candidates(observation: Observation, legal: Sequence[int]) -> list[int]:
+        """The actions worth considering: all legal ones but a pass (an unfitting discard)."""
+        top = observation.discard_top
+        if DRAW_DISCARD in legal and DRAW_STOCK in legal and top is not None and \
+                not observation.fits(top):
+            return [a for a in legal if a != DRAW_DISCARD]
+        return list(legal)
+
+    def pick(self, values: dict[int, list[float]], default: int) -> int:
+        """The default action unless another beats it clearly on the paired samples."""
+        base = values[default]
+        n = len(base)
+        best, best_gain = default, 0.0
+        for action, samples in values.items():
+            if action == default or n < 2:
+                continue
+            diffs = [a - b for a, b in zip(samples, base, strict=True)]
+            mean = sum(diffs) / n
+            variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > best_gain and mean > self.confidence * math.sqrt(variance / n):
+                best, best_gain = action, mean
+        return best
+
+    def sample_values(self, observation: Observation, legal: Sequence[int],
+                      deadline: float = float("inf")) -> dict[int, list[float]]:
+        """Rollout values of each action, one per sample (1 = this seat shrinks)."""
+        self._decision += 1
+        values: dict[int, list[float]] = {action: [] for action in legal}
+        seat = observation.seat
+        for sample in range(self.samples):
+            seed = derive_seed(self.seed, self._decision, sample)
+            for action in legal:
+                values[action].append(self._rollout(observation, action, seat, seed))
+            if time.perf_counter() >= deadline:
+                break
+        return values
+
+    def evaluate(self, observation: Observation, legal: Sequence[int],
+                 deadline: float = float("inf")) -> dict[int, float]:
+        """The mean rollout value of each legal action (about the chance to shrink)."""
+        values = self.sample_values(observation, legal, deadline)
+        return {action: sum(v) / len(v) for action, v in values.items()}
+
+    @staticmethod
+    def _rollout(observation: Observation, action: int, seat: int, seed: int) -> float:
+        rng = Rng(seed)
+        deal = sample_deal(observation, rng)
+        deal.apply(action)
+        steps = 0
+        while deal.phase != OVER and steps < ROLLOUT_CAP:
+            mover = deal.to_move
+            deal.apply(greedy_policy(deal, mover, rng))
+            steps += 1
+        if deal.voided is not None or deal.phase != OVER:
+            return 0.0
+        size = deal.sizes[seat]
+        left = deal.face_down[seat] / size if size else 0.0
+        return (1.0 if seat in deal.shrinking else 0.0) + 0.01 * (1.0 - left)
+
+    def win_chance(self, observation: Observation) -> float:
+        """Estimated chance that this seat shrinks in this deal, from here (for hints)."""
+        if not observation.legal:
+            return 0.0
+        started = time.perf_counter()
+        estimates = self.evaluate(observation, observation.legal, started + self.budget)
+        return min(1.0, max(estimates.values()))
+
+
+__all__ = ["ExpertBot"]

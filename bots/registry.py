@@ -1,0 +1,123 @@
+"""Finding bots: by registry name, by import path ``package.module:Class``, or by the path
+of a user's Python file (``my_bot.py`` or ``my_bot.py:Class``).
+
+A bot specification is a name/path string, or a table such as
+``{ name = "normal", seed = 3, mistakes = 0.1 }`` (TOML) whose other keys are the bot's
+parameters. In a table that also has ``bot``, ``bot`` is the bot and ``name`` a label.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from bots.base import Bot, BotError
+from bots.expert import ExpertBot
+from bots.ladder import CounterBot, EasyBot, GreedyBot, HardBot, NormalBot, RandomBot
+
+REGISTRY: dict[str, type[Bot]] = {
+    cls.name: cls
+    for cls in (RandomBot, GreedyBot, EasyBot, NormalBot, HardBot, CounterBot, ExpertBot)
+}
+
+
+def _load_file(path: Path) -> ModuleType:
+    if not path.is_file():
+        raise BotError(f"bot file {path}: no such file")
+    module_name = f"trash_user_bot_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise BotError(f"bot file {path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code may raise anything while loading
+        del sys.modules[module_name]
+        raise BotError(f"bot file {path}: failed to load: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def _bot_classes(module: ModuleType) -> list[type[Bot]]:
+    return [obj for obj in vars(module).values()
+            if inspect.isclass(obj) and issubclass(obj, Bot) and not inspect.isabstract(obj)
+            and obj.__module__ == module.__name__]
+
+
+def find_bot(reference: str) -> type[Bot]:
+    """The bot class a name, import path or file path refers to; BotError if none."""
+    if reference in REGISTRY:
+        return REGISTRY[reference]
+    target, _, class_name = reference.partition(":")
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        module = _load_file(Path(target))
+        where = f"bot file {target}"
+    elif class_name:
+        try:
+            module = importlib.import_module(target)
+        except ImportError as exc:
+            raise BotError(f"bot {reference}: cannot import {target}: {exc}") from None
+        where = f"bot module {target}"
+    else:
+        raise BotError(f"unknown bot {reference!r}; known bots are {', '.join(REGISTRY)} "
+                       "(or give package.module:Class or a path to a .py file)")
+    if class_name:
+        cls = getattr(module, class_name, None)
+        if not (inspect.isclass(cls) and issubclass(cls, Bot)):
+            raise BotError(f"{where}: no Bot subclass named {class_name!r}")
+        return cls
+    classes = _bot_classes(module)
+    if len(classes) != 1:
+        found = ", ".join(c.__name__ for c in classes) or "none"
+        raise BotError(f"{where}: expected exactly one Bot subclass (found {found}); name one "
+                       f"with {target}:ClassName")
+    return classes[0]
+
+
+def parse_spec(text: str) -> dict[str, Any]:
+    """A command-line bot spec: a name/path, or an inline TOML table ``{ name = ... }``."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return dict(tomllib.loads(f"bot = {text}")["bot"])
+        except tomllib.TOMLDecodeError as exc:
+            raise BotError(f"bot {text}: not a valid TOML inline table: {exc}") from None
+    return {"name": text}
+
+
+def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
+    """A configured bot from a spec (see the module docs). ``seed`` overrides the spec's."""
+    table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    if "bot" in table:
+        reference = table.pop("bot")
+        table.pop("name", None)
+    else:
+        reference = table.pop("name", None)
+    if not isinstance(reference, str) or not reference:
+        raise BotError(f"bot {table!r}: say which bot with name = \"...\"")
+    cls = find_bot(reference)
+    options = dict(table)
+    spec_seed = options.pop("seed", 0)
+    if seed is not None:
+        spec_seed = seed
+    try:
+        return cls(spec_seed, **options)
+    except BotError:
+        raise
+    except TypeError as exc:
+        raise BotError(f"bot {reference}: {exc}") from None
+
+
+def spec_label(spec: str | Mapping[str, Any]) -> str:
+    """A short label for a spec: its ``name`` (or bot) and any parameters."""
+    table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    name = table.get("name") or table.get("bot") or "?"
+    params = ", ".join(f"{k}={v}" for k, v in table.items() if k not in ("name", "bot"))
+    return f"{name}({params})" if params else str(name)

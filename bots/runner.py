@@ -1,0 +1,93 @@
+"""Playing games with bots: one driver shared by simulation, tournaments, benchmarks and the app.
+
+``play_match`` and ``play_deal`` give each bot its own observation at each of its
+decisions, tell bots when deals and matches start and end, and check every answer. A bot
+that raises, answers with an illegal action, or (with ``time_limit``) takes too long
+raises ``BotFailure`` naming the seat and what went wrong; the game is left as it was.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from bots.base import Bot
+from trash_tui.engine.actions import OVER, action_name
+from trash_tui.engine.deal import Deal
+from trash_tui.engine.match import Match
+from trash_tui.engine.observation import observe
+from trash_tui.rules import Rules
+
+
+class BotFailure(RuntimeError):
+    """A bot broke the rules of play: an exception, an illegal action or a timeout."""
+
+    def __init__(self, seat: int, bot: Bot, kind: str, detail: str) -> None:
+        super().__init__(f"seat {seat} ({bot.describe()}): {kind}: {detail}")
+        self.seat = seat
+        self.bot = bot
+        self.kind = kind  # "error", "illegal" or "timeout"
+        self.detail = detail
+
+
+def ask(bot: Bot, seat: int, observation_source: Deal | Match,
+        time_limit: float | None = None) -> int:
+    """Ask ``bot`` (at ``seat``) for its action now, and check the answer."""
+    observation = observation_source.observation(seat)
+    legal = observation.legal
+    started = time.perf_counter()
+    try:
+        action = bot.choose(observation, legal)
+    except Exception as exc:  # a bot may fail in any way; it forfeits
+        raise BotFailure(seat, bot, "error", f"{type(exc).__name__}: {exc}") from exc
+    spent = time.perf_counter() - started
+    if time_limit is not None and spent > time_limit:
+        raise BotFailure(seat, bot, "timeout", f"took {spent:.3f} s (limit {time_limit:g} s)")
+    if action not in legal:
+        try:
+            name = action_name(action)
+        except (ValueError, TypeError):
+            name = repr(action)
+        allowed = ", ".join(action_name(a) for a in legal)
+        raise BotFailure(seat, bot, "illegal", f"answered {name}; legal: {allowed}")
+    return action
+
+
+def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int) -> None:
+    for seat, bot in enumerate(bots):
+        bot.end_deal(observe(deal, seat, deal_number=number, deals_played=played))
+
+
+def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
+               time_limit: float | None = None) -> Match:
+    """Play a whole match between ``bots`` (seat order) and return the finished Match."""
+    match = Match(rules, len(bots), seed)
+    for seat, bot in enumerate(bots):
+        bot.start_match(seat, len(bots), rules)
+    deal: Deal | None = None
+    number = 0
+    while not match.over:
+        if match.deal is not deal:
+            deal = match.deal
+            number = match.deal_number
+            for seat, bot in enumerate(bots):
+                bot.start_deal(match.observation(seat))
+        seat = match.to_move
+        match.apply(ask(bots[seat], seat, match, time_limit))
+        if deal.phase == OVER:
+            _notify_deal_end(bots, deal, number, match.deals_played)
+    assert match.result is not None
+    for bot in bots:
+        bot.end_match(match.result.places)
+    return match
+
+
+def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) -> Deal:
+    """Play ``deal`` to its end with ``bots`` and return it."""
+    for seat, bot in enumerate(bots):
+        bot.start_deal(deal.observation(seat))
+    while deal.phase != OVER:
+        seat = deal.to_move
+        deal.apply(ask(bots[seat], seat, deal, time_limit))
+    _notify_deal_end(bots, deal, 1, 1)
+    return deal
