@@ -15,7 +15,7 @@ import statistics
 
 from bots.builtin import greedy_policy
 from trash_tui.presets import preset_rules
-from trash_tui.simulate import run_deals
+from trash_tui.simulate import PolicyPlayers, run_deals
 
 TARGET_2P = 25_000
 
@@ -24,7 +24,8 @@ def measure(players: int, deals: int, repeat: int) -> tuple[list[float], float]:
     rules = preset_rules("standard")
     rates, turns = [], 0.0
     for run in range(repeat):
-        report = run_deals(rules, players, [greedy_policy] * players, deals, seed=run)
+        seats = PolicyPlayers([greedy_policy] * players, seed=run)
+        report = run_deals(rules, players, seats, deals, seed=run)
         rates.append(report.deals / report.elapsed)
         turns = report.turns / report.deals
     return rates, turns

@@ -116,8 +116,55 @@ def make_seat_bots(specs: Sequence[str], seed: int | str) -> list[Bot]:
     return bots
 
 
-def run_deals(rules: Rules, players: int, policies: Sequence[Policy], count: int,
-              seed: int | str, record: Callable[[Deal], None] | None = None,
+class PolicyPlayers:
+    """Seats played by the fast built-in policies, straight on the deal (the fast path)."""
+
+    def __init__(self, policies: Sequence[Policy], seed: int | str) -> None:
+        self.policies = list(policies)
+        self.rng = Rng(derive_seed(seed, "policies"))
+
+    def start(self, rules: Rules) -> None:
+        """Nothing to prepare: policies keep no state."""
+
+    def play_deal(self, deal: Deal) -> None:
+        policies, rng, apply = self.policies, self.rng, deal.apply
+        while deal.phase != OVER:
+            seat = deal.to_move
+            apply(policies[seat](deal, seat, rng))
+
+    def play_match(self, rules: Rules, seed: int) -> Match:
+        match = Match(rules, len(self.policies), seed=seed)
+        policies, rng, apply = self.policies, self.rng, match.apply
+        while not match.over:
+            deal = match.deal
+            while deal.phase != OVER:
+                seat = deal.to_move
+                apply(policies[seat](deal, seat, rng))
+        return match
+
+
+class BotPlayers:
+    """Seats played by configured bots, each seeing only its own observations."""
+
+    def __init__(self, bots: Sequence[Bot]) -> None:
+        self.bots = list(bots)
+
+    def start(self, rules: Rules) -> None:
+        for seat, bot in enumerate(self.bots):
+            bot.start_match(seat, len(self.bots), rules)
+
+    def play_deal(self, deal: Deal) -> None:
+        play_deal(deal, self.bots)
+
+    def play_match(self, rules: Rules, seed: int) -> Match:
+        return play_match(rules, self.bots, seed)
+
+
+Players = PolicyPlayers | BotPlayers
+
+
+def run_deals(rules: Rules, players: int, seats: Players, count: int, seed: int | str,
+              record: Callable[[Deal], None] | None = None,
               report: SimulationReport | None = None) -> SimulationReport:
     """Play ``count`` independent deals; seat 0 plays first at the starting size."""
     validate_table(rules, players)
@@ -128,16 +175,14 @@ def run_deals(rules: Rules, players: int, policies: Sequence[Policy], count: int
     sizes = (rules.start_size,) * players
     roles = rules.role_table()
     deck_rng = Rng(derive_seed(seed, "deals"))
-    policy_rng = Rng(derive_seed(seed, "policies"))
     wins = report.seat_wins
+    seats.start(rules)
+    play = seats.play_deal
     start = time.perf_counter()
     for _ in range(count):
         deal = Deal(rules, sizes, 0, cards, reshuffle=deck_rng.shuffle, role=roles,
                     shuffle_with=deck_rng)
-        apply = deal.apply
-        while deal.phase != OVER:
-            seat = deal.to_move
-            apply(policies[seat](deal, seat, policy_rng))
+        play(deal)
         if deal.voided is None:
             report.deals += 1
             report.turns += deal.turns
@@ -150,92 +195,34 @@ def run_deals(rules: Rules, players: int, policies: Sequence[Policy], count: int
     return report
 
 
-def run_matches(rules: Rules, players: int, policies: Sequence[Policy], count: int,
-                seed: int | str, record: Callable[[Match], None] | None = None,
+def run_matches(rules: Rules, players: int, seats: Players, count: int, seed: int | str,
+                record: Callable[[Match], None] | None = None,
                 report: SimulationReport | None = None) -> SimulationReport:
     """Play ``count`` whole matches; match ``i`` is seeded from ``(seed, i)``."""
     validate_table(rules, players)
     if report is None:
         report = SimulationReport("matches", rules, "", players, [], seed)
     report.seat_wins = [0] * players
-    policy_rng = Rng(derive_seed(seed, "policies"))
     start = time.perf_counter()
     for index in range(count):
-        match = Match(rules, players, seed=derive_seed(seed, "match", index))
-        while not match.over:
-            deal = match.deal
-            apply = match.apply
-            while deal.phase != OVER:
-                seat = deal.to_move
-                apply(policies[seat](deal, seat, policy_rng))
-        _count_match(report, match)
+        match = seats.play_match(rules, derive_seed(seed, "match", index))
+        result = match.result
+        assert result is not None
+        report.matches += 1
+        for summary in match.history:
+            if summary.voided is None:
+                report.deals += 1
+                report.turns += summary.turns
+            else:
+                report.voided += 1
+        if result.winner is None:
+            report.abandoned += 1
+        else:
+            report.seat_wins[result.winner] += 1
         if record is not None:
             record(match)
     report.elapsed = time.perf_counter() - start
     return report
-
-
-def run_bot_deals(rules: Rules, players: int, bots: Sequence[Bot], count: int,
-                  seed: int | str, record: Callable[[Deal], None] | None = None,
-                  report: SimulationReport | None = None) -> SimulationReport:
-    """Like ``run_deals``, with configured bots that see only their observations."""
-    validate_table(rules, players)
-    if report is None:
-        report = SimulationReport("deals", rules, "", players, [], seed)
-    report.seat_wins = [0] * players
-    cards = build_deck(decks_for(players), rules.jokers)
-    sizes = (rules.start_size,) * players
-    deck_rng = Rng(derive_seed(seed, "deals"))
-    for bot_seat, bot in enumerate(bots):
-        bot.start_match(bot_seat, players, rules)
-    start = time.perf_counter()
-    for _ in range(count):
-        deal = Deal(rules, sizes, 0, cards, reshuffle=deck_rng.shuffle, shuffle_with=deck_rng)
-        play_deal(deal, bots)
-        if deal.voided is None:
-            report.deals += 1
-            report.turns += deal.turns
-            report.seat_wins[deal.winner] += 1  # type: ignore[index]
-        else:
-            report.voided += 1
-        if record is not None:
-            record(deal)
-    report.elapsed = time.perf_counter() - start
-    return report
-
-
-def run_bot_matches(rules: Rules, players: int, bots: Sequence[Bot], count: int,
-                    seed: int | str, record: Callable[[Match], None] | None = None,
-                    report: SimulationReport | None = None) -> SimulationReport:
-    """Like ``run_matches``, with configured bots that see only their observations."""
-    validate_table(rules, players)
-    if report is None:
-        report = SimulationReport("matches", rules, "", players, [], seed)
-    report.seat_wins = [0] * players
-    start = time.perf_counter()
-    for index in range(count):
-        match = play_match(rules, bots, derive_seed(seed, "match", index))
-        _count_match(report, match)
-        if record is not None:
-            record(match)
-    report.elapsed = time.perf_counter() - start
-    return report
-
-
-def _count_match(report: SimulationReport, match: Match) -> None:
-    result = match.result
-    assert result is not None
-    report.matches += 1
-    for summary in match.history:
-        if summary.voided is None:
-            report.deals += 1
-            report.turns += summary.turns
-        else:
-            report.voided += 1
-    if result.winner is None:
-        report.abandoned += 1
-    else:
-        report.seat_wins[result.winner] += 1
 
 
 def simulate(rules: Rules, rules_name: str, players: int, bot_specs: Sequence[str],
@@ -248,31 +235,19 @@ def simulate(rules: Rules, rules_name: str, players: int, bot_specs: Sequence[st
     validate_table(rules, players)
     specs = seat_specs(bot_specs, players)
     policies = fast_policies(specs)
-    bots = None if policies is not None else make_seat_bots(specs, seed)
-    seats = [spec_label(spec) for spec in specs]
-    report = SimulationReport(mode, rules, rules_name, players, seats, seed)
-    if bots is not None:
-        def record_any(game: Deal | Match) -> None:
-            assert record_to is not None
-            document = (deal_record(game, seats, seed) if isinstance(game, Deal)
-                        else match_record(game, seats))
-            record_to.write(json.dumps(document) + "\n")
+    seats: Players = (PolicyPlayers(policies, seed) if policies is not None
+                      else BotPlayers(make_seat_bots(specs, seed)))
+    labels = [spec_label(spec) for spec in specs]
+    report = SimulationReport(mode, rules, rules_name, players, labels, seed)
 
-        runner = run_bot_deals if mode == "deals" else run_bot_matches
-        return runner(rules, players, bots, count, seed,  # type: ignore[arg-type]
-                      record_any if record_to else None, report)
-    assert policies is not None
-    if mode == "deals":
-        def record_deal(deal: Deal) -> None:
-            assert record_to is not None
-            record_to.write(json.dumps(deal_record(deal, seats, seed)) + "\n")
-
-        return run_deals(rules, players, policies, count, seed,
-                         record_deal if record_to else None, report)
-
-    def record_match(match: Match) -> None:
+    def write(document: dict) -> None:
         assert record_to is not None
-        record_to.write(json.dumps(match_record(match, seats)) + "\n")
+        record_to.write(json.dumps(document) + "\n")
 
-    return run_matches(rules, players, policies, count, seed,
-                       record_match if record_to else None, report)
+    if mode == "deals":
+        return run_deals(rules, players, seats, count, seed,
+                         (lambda deal: write(deal_record(deal, labels, seed)))
+                         if record_to else None, report)
+    return run_matches(rules, players, seats, count, seed,
+                       (lambda match: write(match_record(match, labels)))
+                       if record_to else None, report)

@@ -9,9 +9,9 @@ import sys
 
 import click
 
-from trash_tui import __version__
 from bots.base import BotError
 from bots.runner import BotFailure
+from trash_tui import __version__
 from trash_tui.cli.bots_cmd import bots_group
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group

@@ -57,6 +57,7 @@ _BOTH = (DRAW_STOCK, DRAW_DISCARD)
 _SWAP_LEGAL = (SWAP, SWAP + 1)
 _CALL_LEGAL = (CALL, CALL + 1)
 _DISCARD_ANY, _DISCARD_PLAYABLE, _DISCARD_NEVER = 0, 1, 2
+_DISCARD_MODES = {"any": _DISCARD_ANY, "playable": _DISCARD_PLAYABLE, "never": _DISCARD_NEVER}
 _WILD_ACTIONS = tuple(WILD_BASE + slot for slot in range(1, 11))  # slots 1..10
 
 Reshuffler = Callable[[list[int]], list[int]]
@@ -136,11 +137,7 @@ class Deal:
         self.first = first
         self.roles = role if role is not None else rules.role_table()
         self._reshuffle = reshuffle or list
-        mode = rules.discard_draw
-        self._discard_mode = (
-            _DISCARD_ANY if mode == "any" else _DISCARD_PLAYABLE if mode == "playable"
-            else _DISCARD_NEVER
-        )
+        self._discard_mode = _DISCARD_MODES[rules.discard_draw]
         self._call = rules.call_trash
         count = sum(sizes)
         cards = list(deck)
@@ -279,11 +276,7 @@ class Deal:
         deal.first = first
         deal.roles = rules.role_table()
         deal._reshuffle = reshuffle or list
-        mode = rules.discard_draw
-        deal._discard_mode = (
-            _DISCARD_ANY if mode == "any" else _DISCARD_PLAYABLE if mode == "playable"
-            else _DISCARD_NEVER
-        )
+        deal._discard_mode = _DISCARD_MODES[rules.discard_draw]
         deal._call = rules.call_trash
         deal.up = [list(row) for row in up]
         deal.down = [list(row) for row in down]
