@@ -9,6 +9,7 @@ is; by default they do nothing. A bot never sees the engine's state: each call g
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,8 +60,10 @@ class Param:
             raise BotError(f"bot {bot}: {key} must be {self.allowed()}, got {value!r}")
         if self.choices and value not in self.choices:
             raise BotError(f"bot {bot}: {key} must be {self.allowed()}, got {value!r}")
-        if (self.low is not None and value < self.low) or (
-                self.high is not None and value > self.high):
+        if kind is float and not math.isfinite(value):
+            raise BotError(f"bot {bot}: {key} must be {self.allowed()}, got {value!r}")
+        if (self.low is not None and not self.low <= value) or (
+                self.high is not None and not value <= self.high):
             raise BotError(f"bot {bot}: {key} must be {self.allowed()}, got {value!r}")
         return value
 

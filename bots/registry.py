@@ -88,7 +88,9 @@ def parse_spec(text: str) -> dict[str, Any]:
         try:
             return dict(tomllib.loads(f"bot = {text}")["bot"])
         except tomllib.TOMLDecodeError as exc:
-            raise BotError(f"bot {text}: not a valid TOML inline table: {exc}") from None
+            one_line = " ".join(text.split())
+            reason = " ".join(str(exc).split())
+            raise BotError(f"bot {one_line}: not a valid TOML inline table: {reason}") from None
     return {"name": text}
 
 

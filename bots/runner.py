@@ -28,6 +28,7 @@ class BotFailure(RuntimeError):
         self.bot = bot
         self.kind = kind  # "error", "illegal" or "timeout"
         self.detail = detail
+        self.game: Match | Deal | None = None  # the game as it stood when the bot failed
 
 
 def ask(bot: Bot, seat: int, observation_source: Deal | Match,
@@ -43,7 +44,7 @@ def ask(bot: Bot, seat: int, observation_source: Deal | Match,
     spent = time.perf_counter() - started
     if time_limit is not None and spent > time_limit:
         raise BotFailure(seat, bot, "timeout", f"took {spent:.3f} s (limit {time_limit:g} s)")
-    if action not in legal:
+    if type(action) is not int or action not in legal:  # 1.0 or True must not pass
         try:
             name = action_name(action)
         except (ValueError, TypeError):
@@ -73,7 +74,12 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
             for seat, bot in enumerate(bots):
                 bot.start_deal(match.observation(seat))
         seat = match.to_move
-        match.apply(ask(bots[seat], seat, match, time_limit))
+        try:
+            action = ask(bots[seat], seat, match, time_limit)
+        except BotFailure as failure:
+            failure.game = match
+            raise
+        match.apply(action)
         if deal.phase == OVER:
             _notify_deal_end(bots, deal, number, match.deals_played)
     assert match.result is not None
@@ -88,6 +94,11 @@ def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) 
         bot.start_deal(deal.observation(seat))
     while deal.phase != OVER:
         seat = deal.to_move
-        deal.apply(ask(bots[seat], seat, deal, time_limit))
+        try:
+            action = ask(bots[seat], seat, deal, time_limit)
+        except BotFailure as failure:
+            failure.game = deal
+            raise
+        deal.apply(action)
     _notify_deal_end(bots, deal, 1, 1)
     return deal

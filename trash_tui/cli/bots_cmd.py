@@ -24,7 +24,7 @@ def list_command() -> None:
     width = max(len(name) for name in REGISTRY)
     for name, cls in REGISTRY.items():
         click.echo(f"{name:<{width}}  {cls.description}")
-        click.echo(f"{'':<{width}}    seed = 0 (int)  its random stream")
+        click.echo(f"{'':<{width}}    seed = 0  (an integer) its random stream")
         for key, param in cls.params.items():
             click.echo(f"{'':<{width}}    {key} = {_value(param.default)}  ({param.allowed()}) "
                        f"{param.meaning}")
