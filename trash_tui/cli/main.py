@@ -16,8 +16,12 @@ from trash_tui.cli.bots_cmd import bots_group
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group
 from trash_tui.cli.simulate_cmd import simulate_command
+from trash_tui.cli.tournament_cmd import tournament_group
 from trash_tui.engine.record import RecordError
+from trash_tui.history import HistoryError
 from trash_tui.rules import RulesError
+from trash_tui.tournament.config import TournamentError
+from trash_tui.tournament.runner import RunError
 
 EXIT_ERROR = 2
 
@@ -32,6 +36,7 @@ cli.add_command(rules_group)
 cli.add_command(bots_group)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
+cli.add_command(tournament_group)
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -60,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         fail("interrupted", 130)
-    except (RulesError, RecordError, BotError) as exc:
+    except (RulesError, RecordError, BotError, TournamentError, RunError, HistoryError) as exc:
         fail(str(exc))
     except BotFailure as exc:
         fail(f"a bot failed: {exc}")

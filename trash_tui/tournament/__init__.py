@@ -1,0 +1,1 @@
+"""Bot tournaments: configuration, schedule, running, statistics."""

@@ -1,0 +1,494 @@
+"""Tournament configuration: a TOML file naming the rules, the bots, the format and when to stop.
+
+A file looks like this (``tournaments/round-robin.toml`` is a commented example)::
+
+    name = "The bot ladder"   # optional; default: the file's stem
+    seed = 2026               # required integer
+    players = 2               # table size, 2..8 (default 2)
+    format = "round-robin"    # or "gauntlet" (then gauntlet = "<bot name>")
+    matches = 200             # per pairing ... or deals = 2000; exactly one of the two
+    duplicate = true          # every board in every seat rotation (default false)
+    time_limit = 2.0          # optional: seconds per decision
+
+    [rules]                   # exactly like config.toml: preset + overrides
+    preset = "standard"
+
+    [[bots]]
+    name = "hard"             # a unique label (default: the bot reference)
+    bot = "hard"              # registry name, package.module:Class or a .py path
+    mistakes = 0.02           # any other key is a bot parameter (or seed)
+
+    [stop]                    # optional
+    rule = "sprt"             # "fixed" (default) or "sprt" (only with exactly 2 bots)
+    elo0 = 0.0
+    elo1 = 10.0
+    alpha = 0.05
+    beta = 0.05
+
+``matches``/``deals`` count *boards* per pairing: without ``duplicate`` a board is one game;
+with it, a board is one deck played once in each of the ``players`` cyclic seat rotations,
+so ``matches = N`` gives N·players games per pairing. With SPRT the count is the most boards
+to play; the test may stop earlier.
+
+Every problem is a ``TournamentError`` with one line ``path:LINE: key: what is wrong and
+what is allowed`` (``path: key: ...`` when the key is not in the file). Items of
+``[[bots]]`` are named ``bots[N]``, counting from 1 in file order, e.g. ``bots[2].mistakes``.
+A bot given as a path is resolved relative to the folder of the TOML file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bots.base import BotError
+from bots.registry import make_bot
+from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
+from trash_tui.rules import Rules, RulesError, key_text
+from trash_tui.rules_file import rules_from_table
+
+TOP_KEYS = ("name", "seed", "players", "format", "gauntlet", "matches", "deals", "duplicate",
+            "time_limit", "rules", "bots", "stop")
+FORMATS = ("round-robin", "gauntlet")
+UNITS = ("matches", "deals")
+STOP_RULES = ("fixed", "sprt")
+STOP_KEYS = ("rule", "elo0", "elo1", "alpha", "beta")
+FINGERPRINT_VERSION = 1
+
+
+class TournamentError(ValueError):
+    """A tournament file that cannot be used; one line: ``path:LINE: key: message``."""
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """One bot of the tournament: its unique label and the spec ``make_bot`` builds it from
+    (``bot`` resolved to a registry name, import path or absolute file path, plus the bot's
+    parameters and optional ``seed``)."""
+
+    name: str
+    spec: dict[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """When a tournament stops: ``fixed`` (after every scheduled game) or ``sprt`` (a
+    sequential test of Elo ``elo0`` against ``elo1`` with error rates ``alpha``, ``beta``)."""
+
+    kind: str = "fixed"
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def llr_bounds(self) -> tuple[float, float]:
+        """The SPRT's log-likelihood-ratio bounds: accept H0 below, H1 above."""
+        return (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha))
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A loaded, validated tournament file.
+
+    ``games`` is the number of boards per pairing (the value of ``matches`` or ``deals``);
+    ``unit`` says whether a game is a whole match or a single deal. With ``duplicate`` each
+    board is played in every cyclic seat rotation (``players`` games per board).
+    ``gauntlet`` is the name of the bot facing the rest (``None`` for a round-robin).
+    """
+
+    path: Path
+    name: str
+    seed: int
+    rules: Rules
+    bots: tuple[BotEntry, ...]
+    players: int = 2
+    format: str = "round-robin"
+    gauntlet: str | None = None
+    unit: str = "matches"
+    games: int = 1
+    duplicate: bool = False
+    time_limit: float | None = None
+    stop: StopRule = field(default_factory=StopRule)
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """The bots' labels, in file order (a bot's index is its position here)."""
+        return tuple(bot.name for bot in self.bots)
+
+    @property
+    def gauntlet_index(self) -> int | None:
+        """The index of the gauntlet bot, or None for a round-robin."""
+        return None if self.gauntlet is None else self.bot_names.index(self.gauntlet)
+
+
+# --- finding a key's line ---------------------------------------------------------------
+
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
+_TABLE_HEADER = re.compile(rf"^\[\s*({_DOTTED})\s*\]\s*(?:#.*)?$")
+_ARRAY_HEADER = re.compile(rf"^\[\[\s*({_DOTTED})\s*\]\]\s*(?:#.*)?$")
+_ASSIGN = re.compile(rf"^({_DOTTED})\s*=")
+_PART = re.compile(_KEY)
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    """The key names of a dotted TOML key, quotes removed (escapes are not decoded)."""
+    return tuple(part[1:-1] if part[0] in "\"'" else part for part in _PART.findall(dotted))
+
+
+def key_line(text: str, key: str | None, table: str = "", index: int | None = None
+             ) -> int | None:
+    """The line (from 1) of ``key = ...`` in ``text``.
+
+    ``table`` names the table the key is in ("" for the top level); ``index`` picks the
+    ``index``-th (from 0) ``[[table]]`` of an array of tables. Dotted keys are found too
+    (``table.key = ...`` at the top level). With ``key=None`` the table's own line: its
+    header, or its ``table = ...`` line at the top level. None if it cannot be found.
+    """
+    want_table = (table,) if table else ()
+    want = (*want_table, key) if key is not None else want_table
+    current: tuple[str, ...] = ()
+    in_wanted = not table
+    seen = -1  # occurrences of [[table]] so far
+    top_line = None  # the line of "table = ..." (or "table.x = ...") at the top level
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        array = _ARRAY_HEADER.match(stripped)
+        header = array or _TABLE_HEADER.match(stripped)
+        if header:
+            current = _parts(header.group(1))
+            if array and current == want_table:
+                seen += 1
+            in_wanted = current == want_table and (index is None or seen == index)
+            if in_wanted and key is None:
+                return number
+            continue
+        assign = _ASSIGN.match(stripped)
+        if not assign:
+            continue
+        name = _parts(assign.group(1))
+        if in_wanted and key is not None and name[:1] == (key,) and current == want_table:
+            return number
+        if not current and table:
+            if name[: len(want)] == want and key is not None:
+                return number
+            if name[:1] == want_table and top_line is None:
+                top_line = number
+    return top_line if key is None else None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+# --- loading -------------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _is_path_reference(reference: str) -> bool:
+    """Whether a bot reference names a file (as ``bots.registry.find_bot`` decides)."""
+    target = reference.partition(":")[0]
+    return target.endswith(".py") or "/" in target or "\\" in target
+
+
+def resolve_bot_reference(reference: str, folder: Path) -> str:
+    """A bot reference with a relative file path made absolute against ``folder``."""
+    if not _is_path_reference(reference):
+        return reference
+    target, colon, class_name = reference.partition(":")
+    expanded = Path(target).expanduser()
+    if not expanded.is_absolute():
+        expanded = folder / expanded
+    return os.path.normpath(os.path.abspath(expanded)) + colon + class_name
+
+
+class _Loader:
+    """Reads one parsed document and raises TournamentError at the first problem."""
+
+    def __init__(self, path: Path, text: str, document: dict[str, Any]) -> None:
+        self.path = path
+        self.text = text
+        self.doc = document
+
+    def error(self, label: str, message: str, key: str | None = None, table: str = "",
+              index: int | None = None) -> TournamentError:
+        """An error at ``key`` of ``table`` (falling back to the table's line)."""
+        line = key_line(self.text, key, table, index)
+        if line is None and key is not None:
+            # a key of a table: the table's header; a top-level key: its [key] table
+            line = (key_line(self.text, None, table, index) if table
+                    else key_line(self.text, None, key))
+        where = f"{self.path}:{line}" if line else str(self.path)
+        return TournamentError(_one_line(f"{where}: {label}: {message}"))
+
+    def top_error(self, key: str, message: str) -> TournamentError:
+        return self.error(key_text(key), message, key)
+
+    # --- top-level values ----------------------------------------------------------------
+    def load(self) -> TournamentConfig:
+        for key in self.doc:
+            if key not in TOP_KEYS:
+                raise self.top_error(key, "unknown key; known keys are " + ", ".join(TOP_KEYS))
+        name = self.doc.get("name", self.path.stem)
+        if not isinstance(name, str) or not name.strip():
+            raise self.top_error("name", f"expected a non-empty string, got {name!r}")
+        if "seed" not in self.doc:
+            raise self.top_error("seed", "missing; give an integer such as seed = 2026")
+        seed = self.doc["seed"]
+        if not _is_int(seed):
+            raise self.top_error("seed", f"expected an integer, got {seed!r}")
+        players = self.doc.get("players", 2)
+        if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise self.top_error("players", f"expected an integer from {MIN_PLAYERS} to "
+                                            f"{MAX_PLAYERS} (the table size), got {players!r}")
+        fmt = self.doc.get("format", "round-robin")
+        if fmt not in FORMATS:
+            raise self.top_error("format", "expected one of " + ", ".join(map(repr, FORMATS))
+                                 + f", got {fmt!r}")
+        unit, games = self.games()
+        duplicate = self.doc.get("duplicate", False)
+        if not isinstance(duplicate, bool):
+            raise self.top_error("duplicate", f"expected true or false, got {duplicate!r}")
+        time_limit = self.doc.get("time_limit")
+        if time_limit is not None and not (_is_number(time_limit) and time_limit > 0):
+            raise self.top_error("time_limit", "expected a number of seconds above 0, got "
+                                               f"{time_limit!r}")
+        rules = self.rules(players)
+        bots = self.bots()
+        if len(bots) < players:
+            raise self.top_error("players", f"a table of {players} needs at least {players} "
+                                            f"distinct bots; this file has {len(bots)} "
+                                            "(add [[bots]] tables or lower players)")
+        gauntlet = self.gauntlet(fmt, bots)
+        stop = self.stop(len(bots))
+        return TournamentConfig(
+            path=self.path, name=name, seed=seed, rules=rules, bots=bots, players=players,
+            format=fmt, gauntlet=gauntlet, unit=unit, games=games, duplicate=duplicate,
+            time_limit=None if time_limit is None else float(time_limit), stop=stop)
+
+    def games(self) -> tuple[str, int]:
+        given = [unit for unit in UNITS if unit in self.doc]
+        if not given:
+            raise self.top_error("matches", "missing; give matches = N (whole matches per "
+                                            "pairing) or deals = N (single deals per pairing)")
+        if len(given) > 1:
+            raise self.top_error("deals", "give either matches = N or deals = N, not both")
+        unit = given[0]
+        games = self.doc[unit]
+        if not _is_int(games) or games < 1:
+            raise self.top_error(unit, f"expected an integer of at least 1 (boards per "
+                                       f"pairing), got {games!r}")
+        return unit, games
+
+    def rules(self, players: int) -> Rules:
+        table = self.doc.get("rules", {})
+        try:
+            rules = rules_from_table(table)
+            validate_table(rules, players)
+        except RulesError as exc:
+            message = str(exc)
+            label, _, detail = message.partition(": ")
+            parts = label.split(".", 1)
+            if parts[0] == "players":
+                raise self.top_error("players", detail) from None
+            key = parts[1] if len(parts) == 2 else None
+            if isinstance(table, dict) and key is not None:
+                named = [k for k in table if key_text(str(k)) == key]
+                if named:
+                    raise self.error(label, detail, named[0], "rules") from None
+                if "preset" in table:  # the value came from the preset
+                    raise self.error(label, detail, "preset", "rules") from None
+            raise self.error(label, detail, None, "rules") from None
+        return rules
+
+    # --- bots ----------------------------------------------------------------------------
+    def bots(self) -> tuple[BotEntry, ...]:
+        if "bots" not in self.doc:
+            raise self.top_error("bots", "missing; add one [[bots]] table per bot, e.g. "
+                                         "[[bots]] bot = \"greedy\"")
+        items = self.doc["bots"]
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise self.top_error("bots", "expected [[bots]] tables (one per bot), got "
+                                         f"{items!r}")
+        entries: list[BotEntry] = []
+        for number, item in enumerate(items, start=1):
+            entry = self.bot(number, item)
+            earlier = [i for i, e in enumerate(entries, start=1) if e.name == entry.name]
+            if earlier:
+                raise self.bot_error(number, "name" if "name" in item else "bot",
+                                     f"{entry.name!r} is already the name of bots[{earlier[0]}];"
+                                     " give each bot a unique name = \"...\"")
+            entries.append(entry)
+        return tuple(entries)
+
+    def bot_error(self, number: int, key: str | None, message: str) -> TournamentError:
+        label = f"bots[{number}]" + (f".{key_text(key)}" if key is not None else "")
+        return self.error(label, message, key, "bots", number - 1)
+
+    def bot(self, number: int, item: dict[str, Any]) -> BotEntry:
+        for key in ("name", "bot"):
+            value = item.get(key)
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise self.bot_error(number, key, f"expected a non-empty string, got {value!r}")
+        reference = item.get("bot", item.get("name"))
+        if reference is None:
+            raise self.bot_error(number, "bot", "missing; say which bot with bot = \"NAME\" "
+                                 "(a registry name, package.module:Class or a .py file)")
+        name = item.get("name", reference)
+        spec = {"bot": resolve_bot_reference(reference, self.path.parent)}
+        spec.update((k, v) for k, v in item.items() if k not in ("name", "bot"))
+        try:
+            make_bot(spec)
+        except BotError as exc:
+            message = str(exc)
+            key = next((k for k in item if k not in ("name", "bot") and (
+                f": {k} must be" in message or f"parameter {k!r}" in message)), None)
+            raise self.bot_error(number, key or ("bot" if "bot" in item else "name"),
+                                 message) from None
+        except Exception as exc:  # a user's bot may raise anything while it starts
+            raise self.bot_error(number, "bot" if "bot" in item else "name",
+                                 f"bot {reference} failed to start: "
+                                 f"{type(exc).__name__}: {exc}") from None
+        return BotEntry(name, spec)
+
+    def gauntlet(self, fmt: str, bots: tuple[BotEntry, ...]) -> str | None:
+        gauntlet = self.doc.get("gauntlet")
+        if fmt != "gauntlet":
+            if gauntlet is not None:
+                raise self.top_error("gauntlet", "only with format = \"gauntlet\" (this is a "
+                                                 f"{fmt})")
+            return None
+        names = [bot.name for bot in bots]
+        if gauntlet is None:
+            raise self.top_error("gauntlet", "missing; with format = \"gauntlet\" say which bot "
+                                             "faces the rest, one of " + ", ".join(names))
+        if gauntlet not in names:
+            raise self.top_error("gauntlet", f"no bot is named {gauntlet!r}; expected one of "
+                                 + ", ".join(names))
+        return gauntlet
+
+    # --- stop rule -----------------------------------------------------------------------
+    def stop(self, bot_count: int) -> StopRule:
+        table = self.doc.get("stop", {})
+        if not isinstance(table, dict):
+            raise self.top_error("stop", f"expected a [stop] table, got {table!r}")
+
+        def fail(key: str | None, message: str) -> TournamentError:
+            label = "stop" + (f".{key_text(key)}" if key is not None else "")
+            return self.error(label, message, key, "stop")
+
+        for key in table:
+            if key not in STOP_KEYS:
+                raise fail(key, "unknown key; known keys are " + ", ".join(STOP_KEYS))
+        kind = table.get("rule", "fixed")
+        if kind not in STOP_RULES:
+            raise fail("rule", "expected one of " + ", ".join(map(repr, STOP_RULES))
+                       + f", got {kind!r}")
+        default = StopRule()
+        values: dict[str, float] = {}
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            value = table.get(key, getattr(default, key))
+            if not _is_number(value):
+                raise fail(key, f"expected a number, got {value!r}")
+            values[key] = float(value)
+        for key in ("alpha", "beta"):
+            if not 0 < values[key] < 0.5:
+                raise fail(key, f"expected a number between 0 and 0.5 (exclusive), got "
+                                f"{table[key]!r}")
+        if values["elo1"] <= values["elo0"]:
+            raise fail("elo1", f"must be above elo0 ({values['elo0']:g}); got "
+                               f"{values['elo1']:g}")
+        if kind == "sprt" and bot_count != 2:
+            raise fail("rule", f"\"sprt\" compares exactly 2 bots; this file has {bot_count} "
+                               "(use rule = \"fixed\")")
+        return StopRule(kind, **values)
+
+
+def load_tournament(path: str | Path) -> TournamentConfig:
+    """The validated tournament of a TOML file; TournamentError (one line) on any problem."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TournamentError(_one_line(f"{path}: cannot read: {exc.strerror or exc}")
+                              ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise TournamentError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); TOML files "
+                              "are UTF-8") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"at line (\d+)", str(exc))
+        where = f"{path}:{found.group(1)}" if found else str(path)
+        raise TournamentError(_one_line(f"{where}: not valid TOML: {exc}")) from None
+    return _Loader(path, text, document).load()
+
+
+# --- fingerprint ---------------------------------------------------------------------------
+
+def _canonical_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A bot spec as it affects play: a file bot is named by its code's SHA-256, not its
+    path, so moving the folder keeps the fingerprint and editing the bot changes it."""
+    canonical = dict(spec)
+    reference = str(canonical.get("bot", ""))
+    if _is_path_reference(reference):
+        target, colon, class_name = reference.partition(":")
+        try:
+            digest = hashlib.sha256(Path(target).read_bytes()).hexdigest()
+        except OSError:
+            digest = "unreadable:" + target
+        canonical["bot"] = f"file:{digest}{colon}{class_name}"
+    return canonical
+
+
+def canonical_config(config: TournamentConfig) -> dict[str, Any]:
+    """Everything in ``config`` that affects results, as JSON-ready data.
+
+    Left out: the tournament ``name`` and the file's ``path`` (labels and locations only).
+    Kept: the bots' labels (records and tables name bots by them), their order (it fixes
+    the schedule's bot indices), the game count and the stop rule (they fix which games
+    exist). SPRT bounds count only when ``rule = "sprt"``.
+    """
+    stop: dict[str, Any] = {"rule": config.stop.kind}
+    if config.stop.kind == "sprt":
+        stop.update(elo0=config.stop.elo0, elo1=config.stop.elo1, alpha=config.stop.alpha,
+                    beta=config.stop.beta)
+    return {
+        "fingerprint_version": FINGERPRINT_VERSION,
+        "seed": config.seed,
+        "rules": config.rules.to_dict(),
+        "players": config.players,
+        "format": config.format,
+        "gauntlet": config.gauntlet,
+        "unit": config.unit,
+        "games": config.games,
+        "duplicate": config.duplicate,
+        "time_limit": config.time_limit,
+        "stop": stop,
+        "bots": [{"name": bot.name, "spec": _canonical_spec(bot.spec)} for bot in config.bots],
+    }
+
+
+def config_fingerprint(config: TournamentConfig) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``canonical_config(config)``."""
+    text = json.dumps(canonical_config(config), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,96 @@
+"""Playing one scheduled tournament game, in whatever process runs it.
+
+A game's bots are built afresh from their specs with seeds derived from the game's seed,
+so a game's result depends only on the configuration and the game itself: never on the
+worker, the executor or what ran before. A bot that fails forfeits: it takes the last
+place, the others are ranked by how far they got.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bots.registry import make_bot
+from bots.runner import BotFailure, play_deal, play_match
+from trash_tui.cards import build_deck, decks_for
+from trash_tui.engine.deal import Deal
+from trash_tui.engine.match import Match
+from trash_tui.engine.rng import Rng, derive_seed
+from trash_tui.tournament.config import TournamentConfig
+from trash_tui.tournament.schedule import Game
+
+
+def rank_places(keys: Sequence[tuple[float, ...]]) -> list[int]:
+    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4)."""
+    order = sorted(range(len(keys)), key=lambda s: keys[s])
+    places = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            places[seat] = places[order[position - 1]]
+        else:
+            places[seat] = position + 1
+    return places
+
+
+def _forfeit_places(failure: BotFailure, players: int) -> list[int]:
+    game = failure.game
+    if isinstance(game, Match):
+        sizes = list(game.sizes)
+        face_down = list(game.deal.face_down)
+    elif isinstance(game, Deal):
+        sizes = [0] * players
+        face_down = list(game.face_down)
+    else:
+        sizes = face_down = [0] * players
+    keys = [(1 if seat == failure.seat else 0, sizes[seat], face_down[seat])
+            for seat in range(players)]
+    return rank_places(keys)
+
+
+def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
+    """Play one game of the schedule and return its result as a JSON-ready dict."""
+    started = time.perf_counter()
+    players = len(game.seats)
+    bots = [make_bot(config.bots[b].spec, seed=derive_seed(game.seed, "bot", b) % 2**31)
+            for b in game.seats]
+    forfeit = None
+    deals = turns = 0
+    try:
+        if config.unit == "matches":
+            match = play_match(config.rules, bots, game.seed, config.time_limit)
+            assert match.result is not None
+            places = list(match.result.places)
+            if match.result.winner is None:  # abandoned after void deals: everyone shares
+                places = [1] * players
+            deals = match.deals_played
+            turns = sum(s.turns for s in match.history if s.voided is None)
+        else:
+            rng = Rng(game.seed)
+            deal = Deal(config.rules, (config.rules.start_size,) * players, 0,
+                        build_deck(decks_for(players), config.rules.jokers),
+                        reshuffle=rng.shuffle, shuffle_with=rng)
+            play_deal(deal, bots, config.time_limit)
+            deals, turns = 1, deal.turns
+            if deal.winner is None:  # a void deal: nobody won
+                places = [1] * players
+            else:
+                keys = [(0 if seat == deal.winner else 1, deal.face_down[seat])
+                        for seat in range(players)]
+                places = rank_places(keys)
+    except BotFailure as failure:
+        places = _forfeit_places(failure, players)
+        forfeit = {"seat": failure.seat, "bot": config.bots[game.seats[failure.seat]].name,
+                   "kind": failure.kind, "detail": failure.detail[:300]}
+    return {
+        "index": game.index, "pairing": game.pairing, "board": game.board,
+        "rotation": game.rotation, "seats": list(game.seats), "places": places,
+        "deals": deals, "turns": turns, "forfeit": forfeit,
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+
+
+def play_batch(config: TournamentConfig, games: Sequence[Game]) -> list[dict[str, Any]]:
+    """Play several games in one task (so the per-task cost stays small)."""
+    return [play_game(config, game) for game in games]
