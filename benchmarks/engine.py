@@ -10,6 +10,13 @@ full event log — several times, and prints the best and the median run. The ta
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# benchmarks/bots.py shares its name with the ``bots`` package: never import it by mistake.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
 import argparse
 import statistics
 

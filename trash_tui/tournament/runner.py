@@ -13,10 +13,19 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +54,11 @@ class InlineExecutor(Executor):
         return future
 
 
+def _ignore_interrupts() -> None:
+    """In a worker process: Ctrl-C is for the main process, which stops the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextmanager
 def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iterator[Executor]:
     """An executor of ``kind`` ("process" or "dask") with ``workers`` workers."""
@@ -52,7 +66,7 @@ def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iter
         if workers <= 1:
             yield InlineExecutor()
             return
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
         try:
             yield pool
         finally:
@@ -208,14 +222,14 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
     plan = list(schedule(config))
     games = folder.load()
     run_id = None
-    if history is not None:
+    if history is not None:  # the folder and the database each get what the other kept
         run_id = history.open_run(config.name, fingerprint, out_dir.resolve().as_posix(),
                                   {"path": str(config.path), "name": config.name})
         stored = history.game_results(run_id)
+        folder.append([stored[i] for i in sorted(stored) if i not in games])
+        history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
         for index, game in stored.items():
             games.setdefault(index, game)
-        missing = [games[i] for i in sorted(games) if i not in stored]
-        history.add_games(run_id, [(g["index"], g) for g in missing])
     sprt = config.stop.kind == "sprt"
     started = time.perf_counter()
     played_now = 0
@@ -224,41 +238,52 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
     def decided() -> bool:
         return sprt and sprt_state(config, games, plan)[2] is not None
 
+    def keep(results: list[dict[str, Any]]) -> None:
+        nonlocal played_now
+        folder.append(results)
+        if history is not None and run_id is not None:
+            history.add_games(run_id, [(r["index"], r) for r in results])
+        for result in results:
+            games[result["index"]] = result
+        played_now += len(results)
+
     todo = [g for g in plan if g.index not in games]
     if todo and not decided():
         size = batch_size(len(todo), workers)
-        batches = [todo[i:i + size] for i in range(0, len(todo), size)]
+        queue = iter([todo[i:i + size] for i in range(0, len(todo), size)])
+        limit = max(2, 2 * workers)
+        pending: set[Future] = set()
         try:
             with open_executor(executor, workers, scheduler) as pool:
-                pending: set[Future] = set()
-                queue = iter(batches)
-                limit = max(2, 2 * workers)
-                for batch in queue:
-                    pending.add(pool.submit(play_batch, config, batch))
-                    if len(pending) >= limit:
-                        break
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        results = future.result()
-                        folder.append(results)
-                        if history is not None and run_id is not None:
-                            history.add_games(run_id, [(r["index"], r) for r in results])
-                        for result in results:
-                            games[result["index"]] = result
-                        played_now += len(results)
-                    if progress is not None:
-                        progress(len(games), len(plan), time.perf_counter() - started, games)
-                    if decided():
-                        status = "sprt"
-                        for future in pending:
-                            future.cancel()
-                        break
-                    for batch in queue:
-                        pending.add(pool.submit(play_batch, config, batch))
-                        if len(pending) >= limit:
+                try:
+                    while True:
+                        for batch in queue:
+                            pending.add(pool.submit(play_batch, config, batch))
+                            if len(pending) >= limit:
+                                break
+                        if not pending:
                             break
-        except KeyboardInterrupt:
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            keep(future.result())
+                        if progress is not None:
+                            progress(len(games), len(plan), time.perf_counter() - started,
+                                     games)
+                        if decided():
+                            status = "sprt"
+                            break
+                except KeyboardInterrupt:
+                    status = "stopped"
+                    for future in pending:  # keep what is being played; start nothing new
+                        future.cancel()
+                    for future in pending:
+                        if not future.cancelled():
+                            with suppress(CancelledError, BrokenExecutor):
+                                keep(future.result())
+                    pending = set()
+                for future in pending:
+                    future.cancel()
+        except KeyboardInterrupt:  # a second Ctrl-C while the pool shuts down
             status = "stopped"
     elif todo:
         status = "sprt"
