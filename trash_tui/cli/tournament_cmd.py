@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as Bar
 
 from trash_tui.history import History, HistoryError
 from trash_tui.tournament.config import TournamentError, load_tournament
@@ -22,14 +25,12 @@ class Progress:
         self.names = names
         self.live = sys.stderr.isatty()
         self.last = 0.0
-        self.bar = None
+        self.bar: Bar | None = None
         if self.live:
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-            from rich.progress import Progress as Bar
             self.bar = Bar(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                            TextColumn("{task.fields[leader]}"), transient=True,
-                           console=None)
+                           console=Console(stderr=True))
             self.task = self.bar.add_task("games", total=planned, rate="", leader="")
             self.bar.start()
 
@@ -52,7 +53,8 @@ class Progress:
                 return
             self.last = now
             rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 else ""
-            self.bar.update(self.task, completed=done, rate=rate, leader=self.leader(games))
+            self.bar.update(self.task, total=planned, completed=done, rate=rate,
+                            leader=self.leader(games))
             return
         if now - self.last >= 5 or done == planned:
             self.last = now
