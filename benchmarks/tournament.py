@@ -28,9 +28,9 @@ from pathlib import Path
 
 from bots.registry import make_bot
 from bots.runner import play_match
-from trash_tui.engine.rng import derive_seed
 from trash_tui.history import History
 from trash_tui.tournament.config import load_tournament
+from trash_tui.tournament.play import bot_seed
 from trash_tui.tournament.runner import run_tournament
 from trash_tui.tournament.schedule import schedule
 
@@ -42,7 +42,7 @@ def bare_rate(config) -> tuple[float, int]:
     games = list(schedule(config))
     started = time.perf_counter()
     for game in games:
-        bots = [make_bot(config.bots[b].spec, seed=derive_seed(game.seed, "bot", b) % 2**31)
+        bots = [make_bot(config.bots[b].spec, seed=bot_seed(config, game, b))
                 for b in game.seats]
         play_match(config.rules, bots, game.seed)
     return len(games) / (time.perf_counter() - started), len(games)

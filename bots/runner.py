@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from bots.base import Bot
 from trash_tui.engine.actions import OVER, action_name
@@ -54,9 +55,21 @@ def ask(bot: Bot, seat: int, observation_source: Deal | Match,
     return action
 
 
-def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int) -> None:
+def _hook(bot: Bot, seat: int, game: Match | Deal, hook: str, *args: Any) -> None:
+    """Call one of a bot's hooks; a bot failing in it fails like a bad answer would."""
+    try:
+        getattr(bot, hook)(*args)
+    except Exception as exc:  # a bot may fail in any way; it forfeits
+        failure = BotFailure(seat, bot, "error", f"in {hook}: {type(exc).__name__}: {exc}")
+        failure.game = game
+        raise failure from exc
+
+
+def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int,
+                     game: Match | Deal) -> None:
     for seat, bot in enumerate(bots):
-        bot.end_deal(observe(deal, seat, deal_number=number, deals_played=played))
+        _hook(bot, seat, game, "end_deal",
+              observe(deal, seat, deal_number=number, deals_played=played))
 
 
 def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
@@ -64,7 +77,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
     """Play a whole match between ``bots`` (seat order) and return the finished Match."""
     match = Match(rules, len(bots), seed)
     for seat, bot in enumerate(bots):
-        bot.start_match(seat, len(bots), rules)
+        _hook(bot, seat, match, "start_match", seat, len(bots), rules)
     deal: Deal | None = None
     number = 0
     while not match.over:
@@ -72,7 +85,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
             deal = match.deal
             number = match.deal_number
             for seat, bot in enumerate(bots):
-                bot.start_deal(match.observation(seat))
+                _hook(bot, seat, match, "start_deal", match.observation(seat))
         seat = match.to_move
         try:
             action = ask(bots[seat], seat, match, time_limit)
@@ -81,17 +94,17 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
             raise
         match.apply(action)
         if deal.phase == OVER:
-            _notify_deal_end(bots, deal, number, match.deals_played)
+            _notify_deal_end(bots, deal, number, match.deals_played, match)
     assert match.result is not None
-    for bot in bots:
-        bot.end_match(match.result.places)
+    for seat, bot in enumerate(bots):
+        _hook(bot, seat, match, "end_match", match.result.places)
     return match
 
 
 def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) -> Deal:
     """Play ``deal`` to its end with ``bots`` and return it."""
     for seat, bot in enumerate(bots):
-        bot.start_deal(deal.observation(seat))
+        _hook(bot, seat, deal, "start_deal", deal.observation(seat))
     while deal.phase != OVER:
         seat = deal.to_move
         try:
@@ -100,5 +113,5 @@ def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) 
             failure.game = deal
             raise
         deal.apply(action)
-    _notify_deal_end(bots, deal, 1, 1)
+    _notify_deal_end(bots, deal, 1, 1, deal)
     return deal

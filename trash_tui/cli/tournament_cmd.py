@@ -108,7 +108,7 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     if outcome.run_id is not None:
         history.finish_run(outcome.run_id, outcome.status, results)
     history.close()
-    click.echo(format_results(results, (click.get_text_stream("stdout").isatty() and 100) or 80))
+    click.echo(format_results(results, 100 if sys.stdout.isatty() else 80))
     rate = outcome.played_now / outcome.elapsed if outcome.elapsed > 0 else 0.0
     click.echo(f"\n{outcome.played_now} games played now in {outcome.elapsed:.1f} s "
                f"({rate:.1f} games/s, {workers} {executor} worker{'s' if workers > 1 else ''}); "

@@ -49,12 +49,17 @@ def _forfeit_places(failure: BotFailure, players: int) -> list[int]:
     return rank_places(keys)
 
 
+def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
+    """Bot ``bot``'s seed in ``game``: from the game's seed and the bot's own ``seed``."""
+    own = config.bots[bot].spec.get("seed", 0)
+    return derive_seed(game.seed, "bot", bot, own) % 2**31
+
+
 def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
     """Play one game of the schedule and return its result as a JSON-ready dict."""
     started = time.perf_counter()
     players = len(game.seats)
-    bots = [make_bot(config.bots[b].spec, seed=derive_seed(game.seed, "bot", b) % 2**31)
-            for b in game.seats]
+    bots = [make_bot(config.bots[b].spec, seed=bot_seed(config, game, b)) for b in game.seats]
     forfeit = None
     deals = turns = 0
     try:
@@ -81,6 +86,11 @@ def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
                 places = rank_places(keys)
     except BotFailure as failure:
         places = _forfeit_places(failure, players)
+        if isinstance(failure.game, Match):
+            deals = failure.game.deals_played
+            turns = sum(s.turns for s in failure.game.history if s.voided is None)
+        elif isinstance(failure.game, Deal):
+            deals, turns = 1, failure.game.turns
         forfeit = {"seat": failure.seat, "bot": config.bots[game.seats[failure.seat]].name,
                    "kind": failure.kind, "detail": failure.detail[:300]}
     return {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import (
@@ -52,6 +53,22 @@ class InlineExecutor(Executor):
         except BaseException as exc:  # handed to the caller through the future
             future.set_exception(exc)
         return future
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block is done (in the main thread; elsewhere it cannot come)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[object] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _ignore_interrupts() -> None:
@@ -127,8 +144,9 @@ class OutputFolder:
         if not self.games_file.exists():
             return {}
         games: dict[int, dict[str, Any]] = {}
-        clean = True
-        for line in self.games_file.read_text(encoding="utf-8").splitlines():
+        text = self.games_file.read_text(encoding="utf-8")
+        clean = not text or text.endswith("\n")  # else the next append would share a line
+        for line in text.splitlines():
             try:
                 game = json.loads(line)
                 games[int(game["index"])] = game
@@ -240,12 +258,13 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
 
     def keep(results: list[dict[str, Any]]) -> None:
         nonlocal played_now
-        folder.append(results)
-        if history is not None and run_id is not None:
-            history.add_games(run_id, [(r["index"], r) for r in results])
-        for result in results:
-            games[result["index"]] = result
-        played_now += len(results)
+        with interrupts_deferred():  # the folder, the database and the count stay in step
+            folder.append(results)
+            if history is not None and run_id is not None:
+                history.add_games(run_id, [(r["index"], r) for r in results])
+            for result in results:
+                games[result["index"]] = result
+            played_now += len(results)
 
     todo = [g for g in plan if g.index not in games]
     if todo and not decided():
