@@ -88,12 +88,15 @@ class ExpertBot(CounterBot):
         self._decision += 1
         values: dict[int, list[float]] = {action: [] for action in legal}
         seat = observation.seat
+        round_time = 0.0
         for sample in range(self.samples):
+            started = time.perf_counter()
+            if sample and started + round_time > deadline:
+                break  # another round would overrun the budget
             seed = derive_seed(self.seed, self._decision, sample)
             for action in legal:
                 values[action].append(self._rollout(observation, action, seat, seed))
-            if time.perf_counter() >= deadline:
-                break
+            round_time = max(round_time, time.perf_counter() - started)
         return values
 
     def evaluate(self, observation: Observation, legal: Sequence[int],

@@ -430,8 +430,10 @@ def test_the_expert_answers_within_its_budget_and_times_its_decisions() -> None:
         elapsed = time.perf_counter() - started
         assert action in observation.legal, kind
         assert len(expert.decision_times) == count
-        # 100 000 samples cannot be done in time: the expert stops at its budget.
-        assert budget <= expert.decision_times[-1] <= elapsed < budget + 2.0, kind
+        # 100 000 samples cannot be done in time: the expert uses most of its budget and
+        # stops before another round of samples would overrun it.
+        assert budget / 2 <= expert.decision_times[-1] <= elapsed < budget + 2.0, kind
+        assert expert.decision_times[-1] <= budget * 1.5, kind
 
 
 def test_the_expert_with_few_samples_answers_legally_everywhere() -> None:
