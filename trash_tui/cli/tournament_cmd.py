@@ -8,9 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-from rich.progress import Progress as Bar
 
 from trash_tui.history import History, HistoryError
 from trash_tui.tournament.config import TournamentError, load_tournament
@@ -25,8 +22,17 @@ class Progress:
         self.names = names
         self.live = sys.stderr.isatty()
         self.last = 0.0
-        self.bar: Bar | None = None
-        if self.live:
+        self.bar: Any = None
+        if self.live:  # rich is imported only when there is a terminal to draw on
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as Bar
+
             self.bar = Bar(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                            TextColumn("{task.fields[leader]}"), transient=True,
