@@ -81,7 +81,8 @@ def tournament_group() -> None:
 @tournament_group.command("run")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Processes (or Dask workers) playing games at once.")
+              help="Processes (or local Dask workers) playing games at once; with --scheduler, "
+                   "how many games the cluster plays at once (it sizes the batches).")
 @click.option("--executor", type=click.Choice(["process", "dask"]), default="process",
               show_default=True, help="A local process pool, or a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: start "
@@ -116,9 +117,11 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     history.close()
     click.echo(format_results(results, 100 if sys.stdout.isatty() else 80))
     rate = outcome.played_now / outcome.elapsed if outcome.elapsed > 0 else 0.0
+    where = (f"the Dask cluster at {scheduler}" if scheduler else
+             f"{workers} {executor} worker{'s' if workers > 1 else ''}")
     click.echo(f"\n{outcome.played_now} games played now in {outcome.elapsed:.1f} s "
-               f"({rate:.1f} games/s, {workers} {executor} worker{'s' if workers > 1 else ''}); "
-               f"results in {out}/results.json and results.csv")
+               f"({rate:.1f} games/s, {where}); results in {out}/results.json and "
+               "results.csv")
     if outcome.status == "stopped":
         click.echo(f"stopped: {len(outcome.games)} of {outcome.planned} games kept; run the "
                    "same command again to continue", err=True)
