@@ -37,8 +37,12 @@ def replay_command(file: str, check: bool) -> None:
         names = [f"{name} ({seat})" for seat, name in enumerate(names)]
         if len(records) > 1:
             click.echo(f"=== record {number} ===")
+        context = document.get("context")
+        where = ""
+        if isinstance(context, dict) and "game" in context:
+            where = f" — {context.get('tournament', 'tournament')}, game {context['game']}"
         click.echo(f"{document['kind']} for {document['players']} players, seed "
-                   f"{document.get('seed')}")
+                   f"{document.get('seed')}{where}")
         events = game.events
         for event in events:
             line = describe_event(event, names)

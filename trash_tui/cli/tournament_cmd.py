@@ -93,8 +93,11 @@ def tournament_group() -> None:
               "file into the same folder does so too); fails if there is nothing to resume.")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False, path_type=Path),
               help="History database (default: the user data folder, or $TRASH_TUI_HISTORY).")
+@click.option("--records", is_flag=True, help="Also write every game's replayable record to "
+              "records.jsonl in the output folder (see trash replay).")
 def run_command(file: str, workers: int, executor: str, scheduler: str | None,
-                out_dir: Path | None, resume: bool, history_path: Path | None) -> None:
+                out_dir: Path | None, resume: bool, history_path: Path | None,
+                records: bool) -> None:
     """Run (or continue) the tournament FILE and print its results."""
     config = load_tournament(file)
     out = out_dir or Path("runs") / Path(file).stem
@@ -104,7 +107,8 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     progress = Progress(list(config.bot_names), 0)
     try:
         outcome = run_tournament(config, out, workers=workers, executor=executor,
-                                 scheduler=scheduler, history=history, progress=progress)
+                                 scheduler=scheduler, history=history, progress=progress,
+                                 records=records)
     finally:
         progress.close()
     results = compute_results(config, outcome.games, outcome.status, outcome.planned,

@@ -76,8 +76,10 @@ def _finish(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def match_record(match: Match, seats: Sequence[str] | None = None) -> dict[str, Any]:
-    """The record of ``match`` (finished, or unfinished up to its last action)."""
+def match_record(match: Match, seats: Sequence[str] | None = None,
+                 context: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``match`` (finished, or unfinished up to its last action).
+    ``context`` (e.g. which tournament game this was) is kept as it is."""
     deals = [_deal_entry(s) for s in match.history]
     if not match.over:
         deals.append(_deal_entry(summarize_deal(match.deal, match.deals_played + 1)))
@@ -100,11 +102,13 @@ def match_record(match: Match, seats: Sequence[str] | None = None) -> dict[str, 
         "first": match.history[0].first if match.history else match.deal.first,
         "deals": deals,
         "result": result,
+        **({"context": context} if context else {}),
     })
 
 
 def deal_record(deal: Deal, seats: Sequence[str] | None = None,
-                seed: int | str | None = None) -> dict[str, Any]:
+                seed: int | str | None = None,
+                context: dict[str, Any] | None = None) -> dict[str, Any]:
     """The record of a single deal played on its own (``trash simulate --deals``)."""
     return _finish({
         "format": FORMAT,
@@ -117,6 +121,7 @@ def deal_record(deal: Deal, seats: Sequence[str] | None = None,
         "seed": seed,
         "deals": [_deal_entry(summarize_deal(deal))],
         "result": {"winner": deal.winner},
+        **({"context": context} if context else {}),
     })
 
 

@@ -17,6 +17,7 @@ from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.deal import Deal
 from trash_tui.engine.match import Match
+from trash_tui.engine.record import deal_record, match_record
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.tournament.config import TournamentConfig
 from trash_tui.tournament.schedule import Game
@@ -55,16 +56,19 @@ def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
     return derive_seed(game.seed, "bot", bot, own) % 2**31
 
 
-def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
-    """Play one game of the schedule and return its result as a JSON-ready dict."""
+def play_game(config: TournamentConfig, game: Game,
+              with_record: bool = False) -> dict[str, Any]:
+    """Play one game of the schedule and return its result as a JSON-ready dict
+    (with ``with_record``, the game's replayable record under ``"record"``)."""
     started = time.perf_counter()
+    played: Match | Deal | None = None
     players = len(game.seats)
     bots = [make_bot(config.bots[b].spec, seed=bot_seed(config, game, b)) for b in game.seats]
     forfeit = None
     deals = turns = 0
     try:
         if config.unit == "matches":
-            match = play_match(config.rules, bots, game.seed, config.time_limit)
+            match = played = play_match(config.rules, bots, game.seed, config.time_limit)
             assert match.result is not None
             places = list(match.result.places)
             if match.result.winner is None:  # abandoned after void deals: everyone shares
@@ -73,9 +77,9 @@ def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
             turns = sum(s.turns for s in match.history if s.voided is None)
         else:
             rng = Rng(game.seed)
-            deal = Deal(config.rules, (config.rules.start_size,) * players, 0,
-                        build_deck(decks_for(players), config.rules.jokers),
-                        reshuffle=rng.shuffle, shuffle_with=rng)
+            deal = played = Deal(config.rules, (config.rules.start_size,) * players, 0,
+                                 build_deck(decks_for(players), config.rules.jokers),
+                                 reshuffle=rng.shuffle, shuffle_with=rng)
             play_deal(deal, bots, config.time_limit)
             deals, turns = 1, deal.turns
             if deal.winner is None:  # a void deal: nobody won
@@ -85,6 +89,7 @@ def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
                         for seat in range(players)]
                 places = rank_places(keys)
     except BotFailure as failure:
+        played = failure.game
         places = _forfeit_places(failure, players)
         if isinstance(failure.game, Match):
             deals = failure.game.deals_played
@@ -93,14 +98,22 @@ def play_game(config: TournamentConfig, game: Game) -> dict[str, Any]:
             deals, turns = 1, failure.game.turns
         forfeit = {"seat": failure.seat, "bot": config.bots[game.seats[failure.seat]].name,
                    "kind": failure.kind, "detail": failure.detail[:300]}
-    return {
+    result = {
         "index": game.index, "pairing": game.pairing, "board": game.board,
         "rotation": game.rotation, "seats": list(game.seats), "places": places,
         "deals": deals, "turns": turns, "forfeit": forfeit,
         "seconds": round(time.perf_counter() - started, 6),
     }
+    if with_record and played is not None:
+        names = [config.bots[b].name for b in game.seats]
+        context = {"tournament": config.name, "game": game.index, "pairing": game.pairing,
+                   "board": game.board, "rotation": game.rotation}
+        result["record"] = (match_record(played, names, context) if isinstance(played, Match)
+                            else deal_record(played, names, game.seed, context))
+    return result
 
 
-def play_batch(config: TournamentConfig, games: Sequence[Game]) -> list[dict[str, Any]]:
+def play_batch(config: TournamentConfig, games: Sequence[Game],
+               with_records: bool = False) -> list[dict[str, Any]]:
     """Play several games in one task (so the per-task cost stays small)."""
-    return [play_game(config, game) for game in games]
+    return [play_game(config, game, with_records) for game in games]

@@ -160,9 +160,17 @@ class OutputFolder:
         return games
 
     def append(self, games: Sequence[dict[str, Any]]) -> None:
-        with self.games_file.open("a", encoding="utf-8") as handle:
-            for game in games:
-                handle.write(json.dumps(game) + "\n")
+        """Append finished games; their records (if any) go to ``records.jsonl`` first."""
+        records = [game.pop("record") for game in games if "record" in game]
+        if records:
+            self._write(self.path / "records.jsonl", records)
+        self._write(self.games_file, games)
+
+    @staticmethod
+    def _write(path: Path, documents: Sequence[dict[str, Any]]) -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            for document in documents:
+                handle.write(json.dumps(document) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
 
@@ -233,8 +241,11 @@ def batch_size(remaining: int, workers: int) -> int:
 def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    executor: str = "process", scheduler: str | None = None,
                    history: History | None = None,
-                   progress: ProgressHook | None = None) -> RunOutcome:
-    """Run (or continue) a tournament; Ctrl-C stops it cleanly with every game kept."""
+                   progress: ProgressHook | None = None,
+                   records: bool = False) -> RunOutcome:
+    """Run (or continue) a tournament; Ctrl-C stops it cleanly with every game kept.
+    With ``records``, every game played now is also written to ``records.jsonl`` as a
+    replayable record (``trash replay``)."""
     fingerprint = config_fingerprint(config)
     folder = OutputFolder(out_dir, config, fingerprint)
     plan = list(schedule(config))
@@ -277,7 +288,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                 try:
                     while True:
                         for batch in queue:
-                            pending.add(pool.submit(play_batch, config, batch))
+                            pending.add(pool.submit(play_batch, config, batch, records))
                             if len(pending) >= limit:
                                 break
                         if not pending:
