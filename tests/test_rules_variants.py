@@ -484,3 +484,27 @@ def test_seven_up_one_deal_decides_the_game(seed):
     assert sorted(result.sizes) == [6, 7, 7] or len(last.shrinking) > 1
     assert result.places[last.winner] == 1
     assert len([h for h in match.history if not h.voided]) == 1
+
+
+def test_forgotten_call_beaten_to_the_win_gets_no_free_draws_and_no_shrink():
+    """Call "Trash!" + free draws: a player whose uncalled win was beaten has nothing face
+    down, so no free draws are left to take; the penalty is never paid and they keep their
+    size (free draws are not last turns)."""
+    rules = Rules(call_trash=True, free_draws=3)
+    deal = make_deal(rules, ["2S QS", "2H QH"], ["AS", "AH", "5S", "5H", "5D", "5C"])
+    play(deal, DRAW_STOCK, SILENT)  # seat 0 completes without the call: the win waits
+    play(deal, DRAW_STOCK, CALL)  # seat 1 completes with the call and wins first
+    assert deal.winner == 1
+    assert not kinds(deal, "penalty") and not kinds(deal, "extra")
+    assert deal.phase == OVER and deal.shrinking == (1,)
+
+
+def test_lucky_reveal_never_reaches_the_match_goal():
+    """Lucky reveal at the one-slot stage: the match is won only by filling the slot, so an
+    Ace lying face down under a loser's last slot does not shrink them to the goal."""
+    deal = make_deal(LUCKY, ["2S", "AH"], ["AS", "KD", "KC", "KH"])  # one slot each
+    play(deal, DRAW_STOCK)  # seat 0: AS fills its only slot and wins the deal
+    assert deal.phase == OVER and deal.winner == 0
+    [reveal] = kinds(deal, "reveal")
+    assert reveal[1] == 1 and reveal[3] is False
+    assert deal.shrinking == (0,)

@@ -597,7 +597,7 @@ class Deal:
             if self._free_left:
                 loser = 1 - (self.winner or 0)
                 count, self._free_left = self._free_left, 0
-                if loser not in completed:
+                if loser not in completed and self.face_down[loser]:  # nothing left to draw for
                     self.events.append(("extra", "free-draws", (loser,) * count))
                     extra.extend([loser] * count)
                     continue
@@ -615,7 +615,9 @@ class Deal:
                 up, down = self.up[seat], self.down[seat]
                 cards = tuple(down[s] for s in range(1, self.sizes[seat] + 1) if not up[s])
                 slots = [s for s in range(1, self.sizes[seat] + 1) if not up[s]]
-                lucky = all(role[down[s]] in (s, WILD) for s in slots)
+                # The match is won only by filling the layout: a reveal never reaches the goal.
+                lucky = self.sizes[seat] - 1 > self.rules.target_size and all(
+                    role[down[s]] in (s, WILD) for s in slots)
                 self.revealed[seat] = cards
                 self.events.append(("reveal", seat, cards, lucky))
                 if lucky:

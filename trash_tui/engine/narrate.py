@@ -59,7 +59,7 @@ def describe_event(event: tuple, names: Sequence[str]) -> str | None:
         what = "one last turn" if event[1] == "last-turn" else f"{len(event[2])} free draws"
         return f"Extra turns: {seats} get {what}"
     if kind == "reveal":
-        verdict = "all in place: shrinks too" if event[3] else "not all in place"
+        verdict = "all in place: shrinks too" if event[3] else "no shrink"
         return f"{who(event[1])} turns up {_cards(event[2])} — {verdict}"
     if kind == "void":
         return f"The deal is void: {event[1]}; it is dealt again"
