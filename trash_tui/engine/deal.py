@@ -326,13 +326,21 @@ class Deal:
 
     # --- the state machine ---------------------------------------------------------------
     def apply(self, action: int) -> None:
-        """Take ``action`` for the player to move and run the forced moves that follow."""
+        """Take ``action`` for the player to move and run the forced moves that follow.
+
+        This is the engine's hot path, written as one function: the decision's own step
+        (a draw, a wild's placement, a swap), then the chain, then the end of the turn."""
         if action not in self.legal:
             raise IllegalAction(self._illegal_message(action))
         self.actions.append(action)
         seat = self.to_move
         phase = self.phase
+        events = self.events
+        up = self.up[seat]
+        down = self.down[seat]
+        face_down = self.face_down[seat]
         if phase == DRAW:
+            placed = False
             if action == DRAW_STOCK:
                 cards = self._cards
                 i = self._next
@@ -345,91 +353,40 @@ class Deal:
                     self._next = i + 1
                 else:
                     hand = self._draw()
-                self.events.append(("draw", seat, "stock", hand))
+                events.append(("draw", seat, "stock", hand))
             else:
                 hand = self.discard.pop()
-                self.events.append(("draw", seat, "discard", hand))
-            self._chain(seat, False, hand)
-        elif phase == WILD_SLOT:
-            self._place(seat, action - WILD_BASE)
-            self._chain(seat, True, self.hand)
+                events.append(("draw", seat, "discard", hand))
+        elif phase == WILD_SLOT:  # at least two slots were face down: this cannot complete
+            slot = action - WILD_BASE
+            hand = down[slot]
+            down[slot] = 0
+            up[slot] = self.hand
+            events.append(("place", seat, slot, self.hand, hand))
+            face_down -= 1
+            placed = True
         elif phase == SWAP_CHOICE:
-            slot = self.roles[self.hand]
-            up = self.up[seat]
-            if action == SWAP:
-                wild = up[slot]
-                up[slot] = self.hand
-                self.hand = wild
-                self.events.append(("swap", seat, slot, up[slot], wild))
-                self._chain(seat, True, wild)
-            else:
-                self.events.append(("keep", seat, slot))
+            hand = self.hand
+            slot = self.roles[hand]
+            if action != SWAP:
+                events.append(("keep", seat, slot))
                 self._end_turn(seat, self._placed)
+                return
+            wild = up[slot]
+            up[slot] = hand
+            events.append(("swap", seat, slot, hand, wild))
+            hand = wild
+            placed = True
         else:  # CALL_CHOICE
             called = action == CALL
-            self.events.append(("call" if called else "silent", seat))
+            events.append(("call" if called else "silent", seat))
             self._place(seat, self._call_slot)
             self._completed_layout(seat, called)
             self._end_turn(seat, True)
-
-    def _illegal_message(self, action: int) -> str:
-        try:
-            name = action_name(action)
-        except (ValueError, TypeError):
-            name = repr(action)
-        if self.phase == OVER:
-            return f"illegal action {name}: the deal is over"
-        legal = ", ".join(action_name(a) for a in self.legal)
-        return f"illegal action {name} for seat {self.to_move}; legal: {legal}"
-
-    def _draw(self) -> int:
-        """The next stock card (reshuffling the discards when the stock is empty)."""
-        cards = self._cards
-        i = self._next
-        if i == len(cards):
-            discard = self.discard
-            top = discard.pop()
-            cards = self._cards = list(self._reshuffle(discard))
-            self.reshuffles.append(tuple(cards))
-            self._rnd = None  # the new stock comes shuffled
-            self._next = i = 0
-            discard[:] = [top]
-            self.events.append(("reshuffle", len(cards)))
-        rnd = self._rnd
-        if rnd is None:
-            card = cards[i]
-        else:
-            j = i + int(rnd() * (len(cards) - i))
-            card = cards[j]
-            cards[j] = cards[i]
-            cards[i] = card
-        self._next = i + 1
-        return card
-
-    def _can_draw(self) -> bool:
-        return self._next < len(self._cards) or len(self.discard) > 1
-
-    def _place(self, seat: int, slot: int) -> bool:
-        """Put the card in hand face up into ``slot``; the face-down card comes to hand."""
-        down = self.down[seat]
-        card = self.hand
-        revealed = down[slot]
-        down[slot] = 0
-        self.up[seat][slot] = card
-        self.hand = revealed
-        self.face_down[seat] -= 1
-        self.events.append(("place", seat, slot, card, revealed))
-        return not self.face_down[seat]
-
-    def _chain(self, seat: int, placed: bool, hand: int) -> None:
-        """Place ``hand`` (the card in hand) as long as it fits; stop at a decision or end
-        the turn. ``placed`` tells whether this turn has placed a card already."""
+            return
+        # The chain: place the card in hand as long as it fits.
         role = self.roles
-        up = self.up[seat]
-        down = self.down[seat]
         size = self.sizes[seat]
-        events = self.events
-        face_down = self.face_down[seat]
         while True:
             value = role[hand]
             if value == WILD:
@@ -502,6 +459,55 @@ class Deal:
                 self.legal = _STOCK_ONLY
             return
         self._end_turn(seat, placed)
+
+    def _illegal_message(self, action: int) -> str:
+        try:
+            name = action_name(action)
+        except (ValueError, TypeError):
+            name = repr(action)
+        if self.phase == OVER:
+            return f"illegal action {name}: the deal is over"
+        legal = ", ".join(action_name(a) for a in self.legal)
+        return f"illegal action {name} for seat {self.to_move}; legal: {legal}"
+
+    def _draw(self) -> int:
+        """The next stock card (reshuffling the discards when the stock is empty)."""
+        cards = self._cards
+        i = self._next
+        if i == len(cards):
+            discard = self.discard
+            top = discard.pop()
+            cards = self._cards = list(self._reshuffle(discard))
+            self.reshuffles.append(tuple(cards))
+            self._rnd = None  # the new stock comes shuffled
+            self._next = i = 0
+            discard[:] = [top]
+            self.events.append(("reshuffle", len(cards)))
+        rnd = self._rnd
+        if rnd is None:
+            card = cards[i]
+        else:
+            j = i + int(rnd() * (len(cards) - i))
+            card = cards[j]
+            cards[j] = cards[i]
+            cards[i] = card
+        self._next = i + 1
+        return card
+
+    def _can_draw(self) -> bool:
+        return self._next < len(self._cards) or len(self.discard) > 1
+
+    def _place(self, seat: int, slot: int) -> bool:
+        """Put the card in hand face up into ``slot``; the face-down card comes to hand."""
+        down = self.down[seat]
+        card = self.hand
+        revealed = down[slot]
+        down[slot] = 0
+        self.up[seat][slot] = card
+        self.hand = revealed
+        self.face_down[seat] -= 1
+        self.events.append(("place", seat, slot, card, revealed))
+        return not self.face_down[seat]
 
     def _completed_layout(self, seat: int, called: bool) -> None:
         counts = called or not self._call
