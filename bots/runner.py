@@ -32,27 +32,33 @@ class BotFailure(RuntimeError):
         self.game: Match | Deal | None = None  # the game as it stood when the bot failed
 
 
-def ask(bot: Bot, seat: int, observation_source: Deal | Match,
-        time_limit: float | None = None) -> int:
-    """Ask ``bot`` (at ``seat``) for its action now, and check the answer."""
-    observation = observation_source.observation(seat)
+def ask(bot: Bot, seat: int, game: Deal | Match, time_limit: float | None = None) -> int:
+    """Ask ``bot`` (at ``seat``) for its action in ``game`` now, and check the answer."""
+    observation = game.observation(seat)
     legal = observation.legal
     started = time.perf_counter()
     try:
         action = bot.choose(observation, legal)
     except Exception as exc:  # a bot may fail in any way; it forfeits
-        raise BotFailure(seat, bot, "error", f"{type(exc).__name__}: {exc}") from exc
+        raise _failure(seat, bot, game, "error", f"{type(exc).__name__}: {exc}") from exc
     spent = time.perf_counter() - started
     if time_limit is not None and spent > time_limit:
-        raise BotFailure(seat, bot, "timeout", f"took {spent:.3f} s (limit {time_limit:g} s)")
+        raise _failure(seat, bot, game, "timeout",
+                       f"took {spent:.3f} s (limit {time_limit:g} s)")
     if type(action) is not int or action not in legal:  # 1.0 or True must not pass
         try:
             name = action_name(action)
         except (ValueError, TypeError):
             name = repr(action)
         allowed = ", ".join(action_name(a) for a in legal)
-        raise BotFailure(seat, bot, "illegal", f"answered {name}; legal: {allowed}")
+        raise _failure(seat, bot, game, "illegal", f"answered {name}; legal: {allowed}")
     return action
+
+
+def _failure(seat: int, bot: Bot, game: Match | Deal, kind: str, detail: str) -> BotFailure:
+    failure = BotFailure(seat, bot, kind, detail)
+    failure.game = game
+    return failure
 
 
 def _hook(bot: Bot, seat: int, game: Match | Deal, hook: str, *args: Any) -> None:
@@ -60,9 +66,8 @@ def _hook(bot: Bot, seat: int, game: Match | Deal, hook: str, *args: Any) -> Non
     try:
         getattr(bot, hook)(*args)
     except Exception as exc:  # a bot may fail in any way; it forfeits
-        failure = BotFailure(seat, bot, "error", f"in {hook}: {type(exc).__name__}: {exc}")
-        failure.game = game
-        raise failure from exc
+        raise _failure(seat, bot, game, "error",
+                       f"in {hook}: {type(exc).__name__}: {exc}") from exc
 
 
 def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int,
@@ -87,12 +92,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
             for seat, bot in enumerate(bots):
                 _hook(bot, seat, match, "start_deal", match.observation(seat))
         seat = match.to_move
-        try:
-            action = ask(bots[seat], seat, match, time_limit)
-        except BotFailure as failure:
-            failure.game = match
-            raise
-        match.apply(action)
+        match.apply(ask(bots[seat], seat, match, time_limit))
         if deal.phase == OVER:
             _notify_deal_end(bots, deal, number, match.deals_played, match)
     assert match.result is not None
@@ -107,11 +107,6 @@ def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) 
         _hook(bot, seat, deal, "start_deal", deal.observation(seat))
     while deal.phase != OVER:
         seat = deal.to_move
-        try:
-            action = ask(bots[seat], seat, deal, time_limit)
-        except BotFailure as failure:
-            failure.game = deal
-            raise
-        deal.apply(action)
+        deal.apply(ask(bots[seat], seat, deal, time_limit))
     _notify_deal_end(bots, deal, 1, 1, deal)
     return deal
