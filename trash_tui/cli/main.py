@@ -6,6 +6,7 @@ Subcommands live in their own modules and are attached here.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -13,6 +14,7 @@ from bots.base import BotError
 from bots.runner import BotFailure
 from trash_tui import __version__
 from trash_tui.cli.bots_cmd import bots_group
+from trash_tui.cli.play_cmd import play_command, run_app
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group
 from trash_tui.cli.simulate_cmd import simulate_command
@@ -36,6 +38,7 @@ cli.add_command(rules_group)
 cli.add_command(bots_group)
 cli.add_command(simulate_command)
 cli.add_command(replay_command)
+cli.add_command(play_command)
 cli.add_command(tournament_group)
 
 
@@ -49,10 +52,24 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        click.echo(cli.get_help(click.Context(cli, info_name="trash")))
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            _guard(run_app)  # the lobby
+        else:
+            click.echo(cli.get_help(click.Context(cli, info_name="trash")))
         return
+    _guard(lambda: _run_cli(args))
+
+
+def _run_cli(args: list[str]) -> None:
+    result = cli.main(args=args, prog_name="trash", standalone_mode=False)
+    if isinstance(result, int) and result:
+        sys.exit(result)
+
+
+def _guard(run: Callable[[], None]) -> None:
+    """Run ``run``; every error becomes one line on stderr and exit code 2."""
     try:
-        result = cli.main(args=args, prog_name="trash", standalone_mode=False)
+        run()
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         return
@@ -72,5 +89,3 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)
-    if isinstance(result, int) and result:
-        sys.exit(result)

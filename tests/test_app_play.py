@@ -1,0 +1,77 @@
+"""Playing whole matches in the app through key presses, against bots (Textual pilot)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trash_tui.app.app import LobbyScreen, create_app
+from trash_tui.app.board import BoardScreen, StandingsScreen
+from trash_tui.presets import preset_rules
+from trash_tui.rules import Rules
+
+
+@pytest.fixture(autouse=True)
+def _deterministic_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+async def play_to_the_end(app, pilot, limit: int = 3000) -> BoardScreen:
+    await pilot.pause()
+    board = app.screen
+    assert isinstance(board, BoardScreen)
+    controller = board.controller
+    for _ in range(limit):
+        await pilot.pause()
+        if controller.over:
+            break
+        if controller.waiting_for_human:
+            action = controller.legal()[0]
+            await pilot.press(BoardScreen.key_for(action))
+    await pilot.pause()
+    assert controller.over, "the match did not end"
+    return board
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(start_size=3),
+    preset_rules("catsatcards").with_options(start_size=3),
+    preset_rules("call-trash").with_options(start_size=3, jokers=True),
+], ids=["standard-3", "catsatcards-3", "call-trash-jokers-3"])
+async def test_a_whole_match_is_played_by_key_presses(rules: Rules) -> None:
+    app = create_app(rules, ["human", "greedy", "easy"], seed=11, animation="off",
+                     play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        board = await play_to_the_end(app, pilot)
+        assert isinstance(app.screen, StandingsScreen)
+        result = board.controller.match.result
+        assert result is not None and sorted(result.places)[0] == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_keys_that_are_not_legal_do_nothing() -> None:
+    app = create_app(Rules(start_size=4), ["human", "greedy"], seed=3, animation="off",
+                     play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        before = len(board.controller.match.events)
+        await pilot.press("w", "k", "t", "x", "7")  # no swap, call or wild decision now
+        await pilot.pause()
+        assert len(board.controller.match.events) == before
+        await pilot.press("s")  # drawing from the stock is always legal first
+        await pilot.pause()
+        assert len(board.controller.match.events) > before
+
+
+async def test_the_lobby_starts_a_match_with_the_chosen_players() -> None:
+    app = create_app(Rules(start_size=3), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
+        assert len(app.screen.controller.seats) == 2

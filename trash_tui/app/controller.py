@@ -1,0 +1,135 @@
+"""A match at a table of humans and bots, as the app (and later the SSH server) drives it.
+
+No UI here: the controller owns the ``Match``, asks bots for their moves one decision at a
+time (so a screen can show bots' turns move by move), takes humans' actions, and keeps the
+event log. Every seat's view is its own observation; the screen shows the human's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bots.base import Bot
+from bots.registry import make_bot
+from bots.runner import ask
+from trash_tui.engine.actions import OVER
+from trash_tui.engine.deal import IllegalAction
+from trash_tui.engine.match import Match
+from trash_tui.engine.observation import Observation
+from trash_tui.engine.rng import derive_seed
+from trash_tui.rules import Rules
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits at a seat: a human (``bot`` is None) or a configured bot."""
+
+    name: str
+    bot: Bot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.bot is None
+
+
+def make_seats(specs: Sequence[str], seed: int, human_name: str = "You") -> list[Seat]:
+    """Seats from specs: ``"human"`` or a bot spec (name, path, or TOML inline table)."""
+    seats = []
+    humans = sum(1 for spec in specs if spec == HUMAN)
+    for index, spec in enumerate(specs):
+        if spec == HUMAN:
+            name = human_name if humans == 1 else f"{human_name} {index + 1}"
+            seats.append(Seat(name))
+        else:
+            bot = make_bot(spec, seed=derive_seed(seed, "seat", index) % 2**31)
+            seats.append(Seat(f"{bot.name.capitalize()} ({index + 1})", bot))
+    return seats
+
+
+class MatchController:
+    """One match: its seats, whose turn it is, and one step at a time."""
+
+    def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int) -> None:
+        self.rules = rules
+        self.seats = list(seats)
+        self.seed = seed
+        self.match = Match(rules, len(self.seats), seed)
+        for index, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                seat.bot.start_match(index, len(self.seats), rules)
+        self._deal = None
+        self._announce_deal()
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def to_move(self) -> int:
+        return self.match.to_move
+
+    @property
+    def viewer(self) -> int:
+        """The seat whose view the screen shows: the human to move, else the first human."""
+        if not self.over and self.seats[self.to_move].is_human:
+            return self.to_move
+        humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
+        return humans[0] if humans else 0
+
+    @property
+    def waiting_for_human(self) -> bool:
+        return not self.over and self.seats[self.to_move].is_human
+
+    def observation(self, seat: int | None = None) -> Observation:
+        return self.match.observation(self.viewer if seat is None else seat)
+
+    def legal(self) -> tuple[int, ...]:
+        """The actions the human to move may take now (none while a bot plays)."""
+        return self.match.legal if self.waiting_for_human else ()
+
+    def _announce_deal(self) -> None:
+        if self.match.deal is not self._deal and not self.over:
+            self._deal = self.match.deal
+            for index, seat in enumerate(self.seats):
+                if seat.bot is not None:
+                    seat.bot.start_deal(self.match.observation(index))
+
+    def _after(self) -> None:
+        deal = self._deal
+        if deal is not None and deal.phase == OVER:
+            for index, seat in enumerate(self.seats):
+                if seat.bot is not None:
+                    seat.bot.end_deal(deal.observation(index))
+        if self.over:
+            places = self.match.result.places if self.match.result else []
+            for seat in self.seats:
+                if seat.bot is not None:
+                    seat.bot.end_match(places)
+        else:
+            self._announce_deal()
+
+    def play(self, action: int) -> int:
+        """The human to move takes ``action``; returns how many events it produced."""
+        if not self.waiting_for_human:
+            raise IllegalAction("it is not a human's turn")
+        before = len(self.match.events)
+        self.match.apply(action)
+        self._after()
+        return len(self.match.events) - before
+
+    def step_bot(self) -> int:
+        """The bot to move takes one decision; returns how many events it produced."""
+        seat = self.seats[self.to_move]
+        if self.over or seat.bot is None:
+            return 0
+        before = len(self.match.events)
+        self.match.apply(ask(seat.bot, self.to_move, self.match))
+        self._after()
+        return len(self.match.events) - before

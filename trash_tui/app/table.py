@@ -1,0 +1,556 @@
+"""The table's widgets: one seat's layout, every seat's layouts, and the piles.
+
+The widgets only show an ``Observation`` (``update_view``); they hold no game state of
+their own and change nothing. Cards come from ``trash_tui.app.cards``, in colours taken
+from the theme through component classes (``card--red``, ``card--black``, ``card--wild``,
+``card--back``, ``card--empty``), so a theme or an app stylesheet can restyle them.
+
+``TableView`` places the layouts in a grid: side by side while the width allows, in more
+rows otherwise, with compact (one-line) cards when normal ones would not fit the height.
+When even compact cards do not fit, it says so above the layouts, which then scroll.
+Its reactive ``compact`` tells the screen which size it chose (``screen.watch(table,
+"compact", ...)`` can make a ``PileView`` follow it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Container
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from trash_tui.app.cards import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    COMPACT_WIDTH,
+    WILD_MARK,
+    CardPalette,
+    card_back,
+    card_face,
+    card_or_back,
+    empty_slot,
+    side_by_side,
+)
+from trash_tui.cards import card_label
+from trash_tui.engine.observation import Observation
+from trash_tui.rules import Rules
+
+SLOT_GAP = 1  # columns between two cards of a layout
+MIN_CONTENT_WIDTH = 17  # a LayoutView's header needs some room even for a one-slot layout
+TABLE_GAP = (1, 1)  # (columns, lines) between two layouts in a TableView
+# What LayoutView's DEFAULT_CSS adds around its content: (columns, lines).
+NORMAL_FRAME = (4, 2)  # round border on every side, one column of padding left and right
+COMPACT_FRAME = (2, 0)  # no border, one column of padding left and right
+SCROLLBAR = (2, 1)  # Textual's default scroll bar sizes: (vertical bar columns, horizontal lines)
+PILE_GAP = 2  # columns between two piles in a PileView
+
+TURN_MARK, TURN_TEXT = "▶", "▶ to play"
+WIN_MARK, WIN_TEXT = "★", "★ won"
+DONE_MARK, DONE_TEXT = "✓", "✓ done"
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """``names[seat]``, or "Seat N" (counting from 1) when there is no such name."""
+    return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def slot_count(size: int) -> str:
+    """'10 slots', '1 slot'."""
+    return f"{size} slot{'' if size == 1 else 's'}"
+
+
+def _truncate(text: str, room: int) -> str:
+    if cell_len(text) <= room:
+        return text
+    if room <= 0:
+        return ""
+    return text[: room - 1] + "…"
+
+
+class CardWidget(Widget):
+    """A widget that draws cards in the theme's colours (its component classes)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "card--red",
+        "card--black",
+        "card--wild",
+        "card--back",
+        "card--empty",
+    }
+    DEFAULT_CSS = """
+    CardWidget > .card--red { color: $text-error; }
+    CardWidget > .card--black { color: $foreground; }
+    CardWidget > .card--wild { text-style: bold; }
+    CardWidget > .card--back { color: $text-primary; }
+    CardWidget > .card--empty { color: $text-muted; }
+    """
+
+    def card_palette(self) -> CardPalette:
+        """The card styles of the current theme."""
+
+        def style(name: str) -> Style:
+            return self.get_component_rich_style(name)
+
+        return CardPalette(
+            red=style("card--red"),
+            black=style("card--black"),
+            wild=style("card--wild"),
+            back=style("card--back"),
+            empty=style("card--empty"),
+        )
+
+
+class LayoutView(CardWidget):
+    """One seat's layout: a header line, then the slots in rows with their numbers under.
+
+    The header has the seat's name, "▶ to play" on the seat whose decision it is (at the
+    end of a deal "★ won" or "✓ done" instead) and the layout's size; a narrow view keeps
+    the marker's symbol and shortens the name. Face-down slots show card backs, wilds a
+    ``*``. With ``compact`` the cards are one line high and the border goes.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "layout-view--name",
+        "layout-view--mark",
+        "layout-view--size",
+        "layout-view--slot",
+    }
+    DEFAULT_CSS = """
+    LayoutView {
+        width: auto;
+        height: auto;
+        padding: 0 1;
+        border: round $panel-lighten-2;
+        background: $boost;
+    }
+    LayoutView.-to-move { border: round $accent; }
+    LayoutView.-compact { border: none; }
+    LayoutView.-compact.-to-move { background: $accent-muted; }
+    LayoutView > .layout-view--name { text-style: bold; }
+    LayoutView > .layout-view--mark { color: $text-accent; text-style: bold; }
+    LayoutView > .layout-view--size { color: $text-muted; }
+    LayoutView > .layout-view--slot { color: $text-muted; }
+    """
+
+    compact: reactive[bool] = reactive(False, layout=True)
+    """One-line cards and no border."""
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.seat_label = ""
+        self.rules = Rules()
+        self.cards: tuple[int | None, ...] = ()
+        self.wilds: tuple[bool, ...] = ()
+        self.marks: tuple[str, str] | None = None  # (long text, short symbol)
+
+    # --- the data -------------------------------------------------------------------
+    def update_view(self, observation: Observation, seat: int, name: str) -> None:
+        """Show ``seat``'s layout as ``observation`` sees it, under ``name``."""
+        self.seat_label = name
+        self.rules = observation.rules
+        self.cards = observation.layouts[seat]
+        self.wilds = tuple(card is not None and observation.is_wild(card) for card in self.cards)
+        over = observation.decision == "over"
+        to_move = not over and observation.to_move == seat
+        if over and observation.winner == seat:
+            self.marks = (WIN_TEXT, WIN_MARK)
+        elif over and seat in observation.completed:
+            self.marks = (DONE_TEXT, DONE_MARK)
+        elif to_move:
+            self.marks = (TURN_TEXT, TURN_MARK)
+        else:
+            self.marks = None
+        self.set_class(to_move, "-to-move")
+        self.refresh(layout=True)
+
+    def watch_compact(self, compact: bool) -> None:
+        self.set_class(compact, "-compact")
+
+    # --- sizes ----------------------------------------------------------------------
+    @staticmethod
+    def measure(rules: Rules, size: int, compact: bool) -> Size:
+        """The content size (inside border and padding) of a layout of ``size`` slots.
+
+        The width is that of a full row (in two-row layouts a row of the starting size, so
+        a view keeps its width as the layout shrinks), and at least ``MIN_CONTENT_WIDTH``.
+        """
+        card_width = COMPACT_WIDTH if compact else CARD_WIDTH
+        card_height = 1 if compact else CARD_HEIGHT
+        per_row = max(rules.row_length(size), 1)
+        rows = math.ceil(size / per_row)
+        width = per_row * card_width + (per_row - 1) * SLOT_GAP
+        return Size(max(width, MIN_CONTENT_WIDTH), 1 + rows * (card_height + 1))
+
+    @staticmethod
+    def cell_size(rules: Rules, size: int, compact: bool) -> Size:
+        """The size of a LayoutView with its border and padding (see the DEFAULT_CSS)."""
+        content = LayoutView.measure(rules, size, compact)
+        frame_w, frame_h = COMPACT_FRAME if compact else NORMAL_FRAME
+        return Size(content.width + frame_w, content.height + frame_h)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.measure(self.rules, len(self.cards), self.compact).width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.measure(self.rules, len(self.cards), self.compact).height
+
+    # --- drawing --------------------------------------------------------------------
+    def header(self, width: int) -> Text:
+        """The header line, fitted into ``width`` columns."""
+        name_style = self.get_component_rich_style("layout-view--name")
+        mark_style = self.get_component_rich_style("layout-view--mark")
+        size_style = self.get_component_rich_style("layout-view--size")
+        name = self.seat_label
+        size = slot_count(len(self.cards))
+        least = min(cell_len(name), 6) + (cell_len(self.marks[1]) + 1 if self.marks else 0)
+        if least + 1 + cell_len(size) > width:  # too narrow for "N slots": keep the number
+            size = str(len(self.cards))
+        room = width - cell_len(size) - 1
+        line = Text(end="")
+        if self.marks is None:
+            line.append(_truncate(name, room), name_style)
+        elif cell_len(name) + 1 + cell_len(self.marks[0]) <= room:
+            line.append(name, name_style)
+            line.append(" ")
+            line.append(self.marks[0], mark_style)
+        else:
+            line.append(self.marks[1], mark_style)
+            line.append(" ")
+            line.append(_truncate(name, room - cell_len(self.marks[1]) - 1), name_style)
+        line.pad_right(max(width - cell_len(line.plain) - cell_len(size), 1))
+        line.append(size, size_style)
+        return line
+
+    def render(self) -> Text:
+        if not self.cards:
+            return Text(self.seat_label, end="")
+        palette = self.card_palette()
+        slot_style = self.get_component_rich_style("layout-view--slot")
+        card_width = COMPACT_WIDTH if self.compact else CARD_WIDTH
+        content = self.measure(self.rules, len(self.cards), self.compact)
+        lines = [self.header(max(self.size.width, content.width))]
+        per_row = min(self.rules.row_length(len(self.cards)), len(self.cards))
+        for start in range(0, len(self.cards), per_row):
+            slots = range(start, min(start + per_row, len(self.cards)))
+            cards = [
+                card_or_back(self.cards[i], self.wilds[i], compact=self.compact, palette=palette)
+                for i in slots
+            ]
+            lines.append(side_by_side(cards, SLOT_GAP))
+            numbers = [Text(_slot_number(i + 1, card_width), slot_style, end="") for i in slots]
+            lines.append(side_by_side(numbers, SLOT_GAP))
+        return Text("\n", end="").join(lines)
+
+
+def _slot_number(slot: int, card_width: int) -> str:
+    """The slot number under a card: under the rank (compact) or in the middle."""
+    if card_width == COMPACT_WIDTH:
+        return str(slot).rjust(2).ljust(card_width)
+    spare = card_width - len(str(slot))
+    return " " * ((spare + 1) // 2) + str(slot) + " " * (spare // 2)
+
+
+class Arrangement(NamedTuple):
+    """Where the layouts go: card size, grid shape, one cell's size, the room needed."""
+
+    compact: bool
+    columns: int
+    rows: int
+    cell: Size
+    need: Size
+    fits: bool
+
+
+def arrange_table(
+    rules: Rules, sizes: Sequence[int], room: Size, gap: tuple[int, int] = TABLE_GAP
+) -> Arrangement:
+    """How to lay out layouts of ``sizes`` in ``room``: normal cards if they fit, else compact.
+
+    As many layouts side by side as the width allows, rows balanced (5 layouts in two
+    rows are 3 + 2). ``fits`` is False when even compact cards need more room.
+    """
+    players = max(len(sizes), 1)
+    arrangement = None
+    for compact in (False, True):
+        cells = [LayoutView.cell_size(rules, size, compact) for size in sizes] or [Size(0, 0)]
+        cell = Size(max(c.width for c in cells), max(c.height for c in cells))
+        most = max(1, (room.width + gap[0]) // (cell.width + gap[0]))
+        rows = math.ceil(players / min(players, most))
+        columns = math.ceil(players / rows)
+        need = Size(
+            columns * cell.width + (columns - 1) * gap[0],
+            rows * cell.height + (rows - 1) * gap[1],
+        )
+        fits = need.width <= room.width and need.height <= room.height
+        arrangement = Arrangement(compact, columns, rows, cell, need, fits)
+        if fits:
+            break
+    assert arrangement is not None
+    return arrangement
+
+
+class TableView(Widget):
+    """Every seat's layout, arranged to fit (see ``arrange_table``)."""
+
+    DEFAULT_CSS = """
+    TableView {
+        width: 1fr;
+        height: 1fr;
+        layout: vertical;
+        align-horizontal: center;
+    }
+    TableView > #table-notice {
+        display: none;
+        width: 1fr;
+        height: auto;
+        padding: 0 1;
+        color: $text-warning;
+        background: $warning-muted;
+    }
+    TableView.-cramped > #table-notice { display: block; }
+    TableView > #table-seats {
+        layout: grid;
+        width: 1fr;
+        height: 1fr;
+        overflow: auto auto;
+        grid-gutter: 1 1;
+    }
+    """
+
+    compact: reactive[bool] = reactive(False)
+    """Whether the layouts are drawn with compact cards (chosen from the room there is)."""
+
+    fits: reactive[bool] = reactive(True)
+    """False when the layouts need more room than there is (they scroll; a notice says so)."""
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.observation: Observation | None = None
+        self.names: tuple[str, ...] = ()
+        self._views: list[LayoutView] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="table-notice")
+        yield Container(id="table-seats")
+
+    @property
+    def layout_views(self) -> list[LayoutView]:
+        """The LayoutViews, seat 0 first."""
+        return list(self._views)
+
+    def update_view(self, observation: Observation, names: Sequence[str]) -> None:
+        """Show every seat's layout as ``observation`` sees it; ``names`` per seat."""
+        self.observation = observation
+        self.names = tuple(names)
+        if self.is_mounted:
+            self._show()
+
+    def on_mount(self) -> None:
+        if self.observation is not None:
+            self._show()
+
+    def on_resize(self) -> None:
+        self._arrange()
+
+    def _show(self) -> None:
+        observation = self.observation
+        assert observation is not None
+        seats = self.query_one("#table-seats", Container)
+        views = self._views
+        if len(views) > observation.players:  # keep the views there are, drop the rest
+            for view in views[observation.players:]:
+                view.remove()
+            del views[observation.players:]
+        elif len(views) < observation.players:
+            new = [
+                LayoutView(classes=f"seat-{seat}")
+                for seat in range(len(views), observation.players)
+            ]
+            views.extend(new)
+            seats.mount_all(new)
+        for seat, view in enumerate(self._views):
+            view.update_view(observation, seat, seat_name(self.names, seat))
+        self._arrange()
+
+    def _arrange(self) -> None:
+        observation = self.observation
+        if observation is None or not self.size.width or not self.size.height:
+            return
+        sizes = [len(layout) for layout in observation.layouts]
+        plan = arrange_table(observation.rules, sizes, self.size)
+        if not plan.fits:  # leave room for the notice and the scroll bars
+            room = Size(self.size.width - SCROLLBAR[0], self.size.height - SCROLLBAR[1] - 1)
+            plan = arrange_table(observation.rules, sizes, room)
+        seats = self.query_one("#table-seats", Container)
+        seats.styles.width = plan.need.width if plan.fits else None
+        seats.styles.grid_size_columns = plan.columns
+        seats.styles.grid_columns = str(plan.cell.width)
+        seats.styles.grid_rows = str(plan.cell.height)
+        for view in self.layout_views:
+            view.compact = plan.compact
+        self.compact = plan.compact
+        self.fits = plan.fits
+        self.set_class(not plan.fits, "-cramped")
+        if not plan.fits:
+            count = observation.players
+            self.query_one("#table-notice", Static).update(
+                f"Not enough room for {count} layouts: they need {plan.need.width}×"
+                f"{plan.need.height}, there is {self.size.width}×{self.size.height}. "
+                "Scroll, or enlarge the terminal."
+            )
+
+
+class PileView(CardWidget):
+    """The stock (a back and its count), the discard pile's top card, the card in hand.
+
+    Normal size: three cards side by side with a label over each ("Stock 31", "Discard",
+    "In hand: 7♣"; the last only during a chain). Compact, or when the width is too small
+    for that: one line, "░ Stock 31 · Discard 7♣ · In hand: 7♣", wrapped per pile if needed.
+    """
+
+    DEFAULT_CSS = """
+    PileView {
+        width: auto;
+        height: auto;
+        padding: 0 1;
+    }
+    PileView > .pile-view--label { color: $text-muted; }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"pile-view--label"}
+
+    compact: reactive[bool] = reactive(False, layout=True)
+    """One line instead of cards."""
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.stock_count: int | None = None
+        self.top: int | None = None
+        self.top_wild = False
+        self.hand: int | None = None
+        self.hand_wild = False
+
+    def update_view(self, observation: Observation) -> None:
+        """Show the piles and the card in hand of ``observation``."""
+        self.stock_count = observation.stock_count
+        self.top = observation.discard_top
+        self.top_wild = self.top is not None and observation.is_wild(self.top)
+        self.hand = observation.hand
+        self.hand_wild = self.hand is not None and observation.is_wild(self.hand)
+        self.refresh(layout=True)
+
+    # --- text -----------------------------------------------------------------------
+    def labels(self) -> list[str]:
+        """The label of every pile shown: stock, discard and, during a chain, the hand."""
+        if self.stock_count is None:
+            return []
+        discard = "Discard" if self.top is not None else "Discard: empty"
+        labels = [f"Stock {self.stock_count}", discard]
+        if self.hand is not None:
+            labels.append(f"In hand: {_card_name(self.hand, self.hand_wild)}")
+        return labels
+
+    def _cards(self, compact: bool) -> list[Text]:
+        palette = self.card_palette()
+        stock = (
+            card_back(1 if compact else None, compact=compact, palette=palette)
+            if self.stock_count
+            else empty_slot(1 if compact else None, compact=compact, palette=palette)
+        )
+        cards = [stock]
+        if self.top is None:
+            cards.append(empty_slot(compact=compact, palette=palette))
+        else:
+            cards.append(card_face(self.top, self.top_wild, compact=compact, palette=palette))
+        if self.hand is not None:
+            cards.append(card_face(self.hand, self.hand_wild, compact=compact, palette=palette))
+        return cards
+
+    def _normal(self) -> Text:
+        label_style = self.get_component_rich_style("pile-view--label")
+        blocks = []
+        for label, card in zip(self.labels(), self._cards(compact=False), strict=True):
+            block = Text(label, label_style, end="")
+            block.append("\n")
+            block.append_text(card)
+            blocks.append(block)
+        return side_by_side(blocks, PILE_GAP)
+
+    def _compact(self, width: int) -> Text:
+        label_style = self.get_component_rich_style("pile-view--label")
+        parts = []
+        stock, *faces = self._cards(compact=True)
+        labels = self.labels()
+        first = stock.copy()
+        first.append(" ")
+        first.append(labels[0], label_style)
+        parts.append(first)
+        discard = Text(labels[1], label_style, end="")
+        if self.top is not None:
+            discard.append(" ")
+            discard.append_text(_trimmed(faces[0]))
+        parts.append(discard)
+        if self.hand is not None:
+            hand = Text("In hand: ", label_style, end="")
+            hand.append_text(_trimmed(faces[-1]))
+            parts.append(hand)
+        line = Text(" · ", end="").join(parts)
+        if width and cell_len(line.plain) > width:
+            return Text("\n", end="").join(parts)
+        return line
+
+    def _text(self, width: int) -> Text:
+        if self.stock_count is None:
+            return Text(end="")
+        if not self.compact:
+            normal = self._normal()
+            if not width or max(cell_len(line.plain) for line in normal.split("\n")) <= width:
+                return normal
+        return self._compact(width)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        text = self._text(container.width)
+        return max((cell_len(line.plain) for line in text.split("\n")), default=0)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._text(width).split("\n")) if self.stock_count is not None else 0
+
+    def render(self) -> Text:
+        return self._text(self.size.width)
+
+
+def _card_name(card: int, wild: bool) -> str:
+    return card_label(card) + (WILD_MARK if wild else "")
+
+
+def _trimmed(text: Text) -> Text:
+    """A one-line card without the padding that aligns it in a column."""
+    start = len(text.plain) - len(text.plain.lstrip())
+    end = len(text.plain.rstrip())
+    return text[start:end]
