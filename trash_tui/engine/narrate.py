@@ -11,8 +11,27 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_label(c) for c in cards) or "nothing"
 
 
+_SECOND_PERSON = {"draws": "draw", "puts": "put", "swaps": "swap", "leaves": "leave",
+                  "calls": "call", "forgets": "forget", "discards": "discard", "pays": "pay",
+                  "completes": "complete", "turns": "turn", "wins": "win"}
+
+
+def _agree(line: str) -> str:
+    """'You draws' reads 'You draw': the verb after a leading 'You' takes no -s."""
+    if line.startswith("You "):
+        head, _, rest = line[4:].partition(" ")
+        rest = rest.replace(" and wins ", " and win ").replace(" and turns ", " and turn ")
+        return f"You {_SECOND_PERSON.get(head, head)} {rest}".rstrip()
+    return line
+
+
 def describe_event(event: tuple, names: Sequence[str]) -> str | None:
     """A sentence for ``event``; None for events that need no line of their own."""
+    line = _describe(event, names)
+    return _agree(line) if line else line
+
+
+def _describe(event: tuple, names: Sequence[str]) -> str | None:
     kind = event[0]
 
     def who(seat: int | None) -> str:
