@@ -22,11 +22,13 @@ from bots.base import Param
 from bots.builtin import greedy_policy
 from bots.ladder import CounterBot
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, OVER
+from trash_tui.engine.match import Match
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.engine.sampling import sample_deal
 
 ROLLOUT_CAP = 5000  # actions per rollout; deals end long before (void deals included)
+MATCH_ROLLOUT_CAP = 200_000  # actions per whole-match rollout (for hints)
 
 
 class ExpertBot(CounterBot):
@@ -120,6 +122,31 @@ class ExpertBot(CounterBot):
         size = deal.sizes[seat]
         left = deal.face_down[seat] / size if size else 0.0
         return (1.0 if seat in deal.shrinking else 0.0) + 0.01 * (1.0 - left)
+
+    def match_chance(self, observation: Observation, action: int, samples: int = 200,
+                     deadline: float = float("inf")) -> tuple[float, int]:
+        """Estimated chance that this seat wins the match after ``action``, and the number
+        of samples it rests on: the hidden cards are sampled, and the deal and every later
+        deal are played out with the fast greedy policy for every seat."""
+        seat, wins, done = observation.seat, 0, 0
+        self._decision += 1
+        for sample in range(samples):
+            if done and time.perf_counter() > deadline:
+                break
+            seed = derive_seed(self.seed, "match", self._decision, sample)
+            rng = Rng(seed)
+            match = Match(observation.rules, observation.players, seed,
+                          deal=sample_deal(observation, rng),
+                          deals_played=observation.deals_played)
+            match.apply(action)
+            steps = 0
+            while not match.over and steps < MATCH_ROLLOUT_CAP:
+                match.apply(greedy_policy(match.deal, match.to_move, rng))
+                steps += 1
+            done += 1
+            if match.result is not None and match.result.places[seat] == 1:
+                wins += 1
+        return (wins / done if done else 0.0), done
 
     def win_chance(self, observation: Observation) -> float:
         """Estimated chance that this seat shrinks in this deal, from here (for hints)."""

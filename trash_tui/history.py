@@ -1,9 +1,16 @@
-"""The SQLite history database: tournament runs and their games (matches come with the app).
+"""The SQLite history database: the app's matches, tournament runs and their games.
 
 One file in the user's data directory by default (``TRASH_TUI_HISTORY`` overrides it),
 shared safely by several processes: WAL journaling, short transactions, a busy timeout.
-Writes are idempotent (a game is keyed by its run and index), so a resumed run never
-counts a game twice.
+Writes are idempotent (a game is keyed by its run and index, an action by its match and
+number), so a resumed run never counts a game twice and a resumed match never plays an
+action twice.
+
+A match is stored when it starts (rules, seats, seed) and then one row per action, each
+in its own transaction, so a crash loses at most the move in progress: the seed and the
+actions rebuild the match exactly. When it ends, its record (``engine/record.py``) is kept
+for the replay viewer. Matches belong to an ``owner`` (``"local"`` in the app; the SSH
+server uses the player's key).
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +45,32 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     result TEXT NOT NULL,
     PRIMARY KEY (run_id, game_index)
 );
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    started REAL NOT NULL,
+    updated REAL NOT NULL,
+    status TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    names TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    actions INTEGER NOT NULL DEFAULT 0,
+    deals INTEGER NOT NULL DEFAULT 0,
+    winner TEXT,
+    result TEXT,
+    record TEXT
+);
+CREATE INDEX IF NOT EXISTS matches_by_owner ON matches (owner, status, updated);
+CREATE TABLE IF NOT EXISTS match_actions (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    PRIMARY KEY (match_id, number)
+);
 """
+
+PLAYING, FINISHED = "playing", "finished"
 
 
 class HistoryError(RuntimeError):
@@ -66,6 +98,43 @@ class RunRow:
     status: str
     games: int
     results: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One of the app's matches as the history database keeps it (``record`` only for
+    finished matches, and only when asked for)."""
+
+    id: int
+    owner: str
+    started: float
+    updated: float
+    status: str
+    rules: dict[str, Any]
+    seats: list[Any]
+    names: list[str]
+    seed: int
+    actions: int
+    deals: int
+    winner: str | None
+    result: dict[str, Any] | None
+    record: dict[str, Any] | None = None
+
+    @property
+    def seconds(self) -> float:
+        """How long the match has lasted, from its start to its last action."""
+        return max(0.0, self.updated - self.started)
+
+
+_MATCH_COLUMNS = ("id, owner, started, updated, status, rules, seats, names, seed, actions, "
+                  "deals, winner, result")
+
+
+def _match_row(row: Sequence[Any], record: str | None = None) -> MatchRow:
+    return MatchRow(int(row[0]), row[1], row[2], row[3], row[4], json.loads(row[5]),
+                    json.loads(row[6]), json.loads(row[7]), int(row[8]), int(row[9]),
+                    int(row[10]), row[11], json.loads(row[12]) if row[12] else None,
+                    json.loads(record) if record else None)
 
 
 class History:
@@ -156,3 +225,73 @@ class History:
                 return run
         known = ", ".join(f"{r.id} ({r.name})" for r in runs[:10]) or "none yet"
         raise HistoryError(f"no tournament run {reference!r} in {self.path}; runs: {known}")
+
+    # --- the app's matches -------------------------------------------------------------
+    def start_match(self, owner: str, rules: dict[str, Any], seats: Sequence[Any],
+                    names: Sequence[str], seed: int) -> int:
+        """Store a new match (before its first action); returns its id."""
+        now = time.time()
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            cursor = self.db.execute(
+                "INSERT INTO matches (owner, started, updated, status, rules, seats, names, "
+                "seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, now, now, PLAYING, json.dumps(rules), json.dumps(list(seats)),
+                 json.dumps(list(names)), seed))
+        return int(cursor.lastrowid or 0)
+
+    def add_action(self, match_id: int, number: int, action: int, deals: int) -> None:
+        """Store the ``number``-th action (0-based) of a match, in one transaction."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT OR IGNORE INTO match_actions (match_id, number, action) "
+                            "VALUES (?, ?, ?)", (match_id, number, action))
+            self.db.execute("UPDATE matches SET updated = ?, actions = MAX(actions, ?), "
+                            "deals = ? WHERE id = ?", (time.time(), number + 1, deals,
+                                                       match_id))
+
+    def finish_match(self, match_id: int, winner: str | None, deals: int,
+                     result: dict[str, Any], record: dict[str, Any]) -> None:
+        """Mark a match finished and keep its result and record."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "UPDATE matches SET status = ?, winner = ?, deals = ?, result = ?, record = ?, "
+                "updated = ? WHERE id = ?",
+                (FINISHED, winner, deals, json.dumps(result), json.dumps(record), time.time(),
+                 match_id))
+
+    def match_actions(self, match_id: int) -> list[int]:
+        """The stored actions of a match, in order (stops at the first missing number)."""
+        rows = self.db.execute("SELECT number, action FROM match_actions WHERE match_id = ? "
+                               "ORDER BY number", (match_id,)).fetchall()
+        actions = []
+        for expected, (number, action) in enumerate(rows):
+            if number != expected:
+                break
+            actions.append(int(action))
+        return actions
+
+    def matches(self, owner: str, status: str | None = None, limit: int = 500) -> list[MatchRow]:
+        """An owner's matches (all, or those with ``status``), the latest played first."""
+        where = "owner = ?" + (" AND status = ?" if status else "")
+        params: tuple[Any, ...] = (owner, status) if status else (owner,)
+        rows = self.db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} "
+                               "ORDER BY updated DESC, id DESC LIMIT ?",
+                               (*params, limit)).fetchall()
+        return [_match_row(row) for row in rows]
+
+    def get_match(self, match_id: int) -> MatchRow:
+        """One match with its record (HistoryError if there is no such match)."""
+        row = self.db.execute(f"SELECT {_MATCH_COLUMNS}, record FROM matches WHERE id = ?",
+                              (match_id,)).fetchone()
+        if row is None:
+            raise HistoryError(f"no match {match_id} in {self.path}")
+        return _match_row(row[:-1], row[-1])
+
+    def delete_match(self, match_id: int) -> None:
+        """Forget a match and its actions."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
+            self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))

@@ -3,12 +3,16 @@
 No UI here: the controller owns the ``Match``, asks bots for their moves one decision at a
 time (so a screen can show bots' turns move by move), takes humans' actions, and keeps the
 event log. Every seat's view is its own observation; the screen shows the human's.
+Every action taken (human or bot) is appended to ``actions`` and passed to the
+``listeners`` (the history database saves it); ``replay`` re-applies saved actions, with
+the bots' hooks, to continue an interrupted match exactly where it stopped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bots.base import Bot
 from bots.registry import make_bot
@@ -35,8 +39,10 @@ class Seat:
         return self.bot is None
 
 
-def make_seats(specs: Sequence[str], seed: int, human_name: str = "You") -> list[Seat]:
-    """Seats from specs: ``"human"`` or a bot spec (name, path, or TOML inline table)."""
+def make_seats(specs: Sequence[str | Mapping[str, Any]], seed: int,
+               human_name: str = "You") -> list[Seat]:
+    """Seats from specs: ``"human"`` or a bot spec (name, path, TOML inline table, or a
+    table as a dict)."""
     seats = []
     humans = sum(1 for spec in specs if spec == HUMAN)
     for index, spec in enumerate(specs):
@@ -57,6 +63,9 @@ class MatchController:
         self.seats = list(seats)
         self.seed = seed
         self.match = Match(rules, len(self.seats), seed)
+        self.actions: list[int] = []
+        self.match_id: int | None = None  # set when the match is saved in the history
+        self.listeners: list[Callable[[MatchController, int], None]] = []
         for index, seat in enumerate(self.seats):
             if seat.bot is not None:
                 seat.bot.start_match(index, len(self.seats), rules)
@@ -115,21 +124,33 @@ class MatchController:
         else:
             self._announce_deal()
 
+    def _apply(self, action: int, tell: bool = True) -> int:
+        before = len(self.match.events)
+        self.match.apply(action)
+        self.actions.append(action)
+        self._after()
+        if tell:
+            for listener in self.listeners:
+                listener(self, action)
+        return len(self.match.events) - before
+
     def play(self, action: int) -> int:
         """The human to move takes ``action``; returns how many events it produced."""
         if not self.waiting_for_human:
             raise IllegalAction("it is not a human's turn")
-        before = len(self.match.events)
-        self.match.apply(action)
-        self._after()
-        return len(self.match.events) - before
+        return self._apply(action)
 
     def step_bot(self) -> int:
         """The bot to move takes one decision; returns how many events it produced."""
         seat = self.seats[self.to_move]
         if self.over or seat.bot is None:
             return 0
-        before = len(self.match.events)
-        self.match.apply(ask(seat.bot, self.to_move, self.match))
-        self._after()
-        return len(self.match.events) - before
+        return self._apply(ask(seat.bot, self.to_move, self.match))
+
+    def replay(self, actions: Sequence[int]) -> None:
+        """Re-apply saved actions (whoever took them), telling no listener: the match is
+        then exactly where it was saved. IllegalAction if the actions do not fit."""
+        for action in actions:
+            if self.over:
+                raise IllegalAction("the saved actions go on after the end of the match")
+            self._apply(action, tell=False)

@@ -108,10 +108,14 @@ class Match:
         *,
         source: CardSource | None = None,
         first: int | None = None,
+        deal: Deal | None = None,
+        deals_played: int = 0,
     ) -> None:
         """Start a match: cut for the dealer (unless ``first`` is given) and deal.
 
         ``first`` skips the cut and lets that seat play first (used for deal-level play).
+        ``deal`` picks a match up in the middle, at that deal (with its layout sizes, after
+        ``deals_played`` deals): look-ahead bots play a sampled deal on to the match's end.
         """
         validate_table(rules, players)
         self.rules = rules
@@ -119,13 +123,17 @@ class Match:
         self.seed = seed
         self.source = source or RandomSource(seed)
         self.events: list[tuple] = []
-        self.sizes = [rules.start_size] * players
+        self.sizes = list(deal.sizes) if deal is not None else [rules.start_size] * players
         self.history: list[DealSummary] = []
-        self.deals_played = 0
+        self.deals_played = deals_played
         self.voids_in_a_row = 0
         self.result: MatchResult | None = None
         self._cards = build_deck(decks_for(players), rules.jokers)
         self.cut: list[int] = []
+        if deal is not None:
+            self.first, self.dealer = deal.first, (deal.first - 1) % players
+            self.deal = deal
+            return
         if first is None:
             self.dealer = self._cut_for_dealer()
             self.first = (self.dealer + 1) % players

@@ -300,14 +300,9 @@ def _compare_deal(entry: dict[str, Any], summary: DealSummary, where: str) -> No
                               f"{value!r}")
 
 
-def replay(document: Any) -> Match | Deal:
-    """Replay a record and check it; return the final Match (or Deal for a deal record)."""
-    rules, players = _header(document)
-    kind = document.get("kind")
-    if kind == "deal":
-        return _replay_deal(document, rules, players)
-    if kind != "match":
-        raise RecordError(f"record: unknown kind {kind!r} (expected 'match' or 'deal')")
+def _start_match(document: dict[str, Any], rules: Rules,
+                 players: int) -> tuple[Match, RecordSource]:
+    """The recorded match before its first action, dealt from the record's cards."""
     cut = _need(document, "cut", str, "record")
     first = None
     if not cut.strip():  # a match started without a cut names its first player
@@ -321,6 +316,34 @@ def replay(document: Any) -> Match | Deal:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(f"record: {exc}") from None
+    return match, source
+
+
+def replay_start(document: Any, check: bool = True) -> tuple[Match, list[list[int]]]:
+    """For stepping through a match record: the match before its first action (its cards
+    come from the record) and the recorded actions, deal by deal. The whole record is
+    checked first (``replay``), so stepping never meets a bad action; ``check=False``
+    skips that for a record already checked."""
+    if not isinstance(document, dict) or document.get("kind") != "match":
+        raise RecordError("record: only match records can be stepped through")
+    if check:
+        replay(document)
+    rules, players = _header(document)
+    match, _ = _start_match(document, rules, players)
+    actions = [[parse_action(token) for token in entry["actions"].split()]
+               for entry in document["deals"]]
+    return match, actions
+
+
+def replay(document: Any) -> Match | Deal:
+    """Replay a record and check it; return the final Match (or Deal for a deal record)."""
+    rules, players = _header(document)
+    kind = document.get("kind")
+    if kind == "deal":
+        return _replay_deal(document, rules, players)
+    if kind != "match":
+        raise RecordError(f"record: unknown kind {kind!r} (expected 'match' or 'deal')")
+    match, source = _start_match(document, rules, players)
     if _need(document, "dealer", int, "record") != match.dealer:
         raise RecordError(f"record: recorded dealer {document['dealer']}, the cut gives "
                           f"{match.dealer}")

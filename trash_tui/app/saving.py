@@ -1,0 +1,82 @@
+"""Matches saved in the history database as they are played, and continued from there.
+
+``start_saved_match`` stores a new match (rules, seat specs, names, seed) and hooks a
+``MatchSaver`` to its controller: every action is written in its own transaction as it
+is taken, and the record is kept when the match ends. ``resume_saved_match`` rebuilds an
+interrupted match from its seed and saved actions, exactly where it stopped. A database
+that fails while playing never stops the game: the saver keeps the first problem in
+``problem`` for the screen to show and stops writing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from bots.base import BotError
+from trash_tui.app.controller import MatchController, make_seats
+from trash_tui.engine.deal import IllegalAction
+from trash_tui.engine.record import match_record
+from trash_tui.history import PLAYING, History, HistoryError, MatchRow
+from trash_tui.rules import Rules, RulesError
+
+LOCAL_OWNER = "local"
+
+
+class MatchSaver:
+    """Writes a controller's actions (and at the end its record) to the database."""
+
+    def __init__(self, history: History, match_id: int) -> None:
+        self.history = history
+        self.match_id = match_id
+        self.problem: str | None = None
+
+    def __call__(self, controller: MatchController, action: int) -> None:
+        if self.problem is not None:
+            return
+        match = controller.match
+        try:
+            self.history.add_action(self.match_id, len(controller.actions) - 1, action,
+                                    match.deals_played + (0 if match.over else 1))
+            if match.over and match.result is not None:
+                result = match.result
+                winner = controller.names[result.winner] if result.winner is not None else None
+                self.history.finish_match(
+                    self.match_id, winner, result.deals,
+                    {"places": list(result.places), "sizes": list(result.sizes),
+                     "abandoned": result.abandoned},
+                    match_record(match, controller.names, {"app_match": self.match_id}))
+        except (sqlite3.Error, HistoryError) as exc:
+            self.problem = f"the match is no longer saved: {exc}"
+
+
+def start_saved_match(history: History, owner: str, rules: Rules, specs: Sequence[Any],
+                      seed: int, human_name: str = "You") -> MatchController:
+    """A new match at this table, saved in ``history`` from its first action."""
+    controller = MatchController(rules, make_seats(list(specs), seed, human_name), seed)
+    match_id = history.start_match(owner, rules.to_dict(), list(specs), controller.names, seed)
+    saver = MatchSaver(history, match_id)
+    controller.listeners.append(saver)
+    controller.match_id = match_id
+    return controller
+
+
+def resume_saved_match(history: History, row: MatchRow) -> MatchController:
+    """The unfinished match ``row``, rebuilt from its seed and saved actions; it goes on
+    being saved. HistoryError if the saved match cannot be rebuilt."""
+    if row.status != PLAYING:
+        raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
+    try:
+        rules = Rules.from_dict(row.rules)
+        seats = make_seats(row.seats, row.seed)
+        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
+        controller = MatchController(rules, seats, row.seed)
+        controller.replay(history.match_actions(row.id))
+    except (RulesError, BotError, IllegalAction, ValueError) as exc:
+        raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
+    controller.listeners.append(MatchSaver(history, row.id))
+    controller.match_id = row.id
+    return controller
+
+
