@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen, StandingsScreen
+from trash_tui.app.board import BoardScreen
+from trash_tui.app.endings import DealOverScreen, StandingsScreen
 from trash_tui.presets import preset_rules
 from trash_tui.rules import Rules
 
@@ -24,7 +25,9 @@ async def play_to_the_end(app, pilot, limit: int = 3000) -> BoardScreen:
         await pilot.pause()
         if controller.over:
             break
-        if controller.waiting_for_human:
+        if isinstance(app.screen, DealOverScreen):
+            await pilot.press("enter")
+        elif controller.waiting_for_human:
             action = controller.legal()[0]
             await pilot.press(BoardScreen.key_for(action))
     await pilot.pause()

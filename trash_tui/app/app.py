@@ -1,111 +1,275 @@
 """The Textual app: one factory shared by the ``trash`` command and the tests.
 
-``create_app`` builds a ``TrashApp`` from explicit choices (rules, seats, seed, animation,
-theme), so tests get a deterministic app and the command line gets the user's.
+``create_app`` builds a ``TrashApp`` from the user's ``Settings`` (or explicit choices:
+rules, seats, seed, animation, theme), so tests get a deterministic app and the command
+line gets the user's. The lobby is the base screen; every other screen (board, history,
+settings, tournaments, rules help) is pushed on top of it and imported only when opened,
+so the lobby appears quickly.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import ClassVar
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Vertical
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select
+from textual.widgets import Button, Footer, Label, Select, Static
 
+from bots.base import BotError
 from trash_tui import __version__
-from trash_tui.app.board import BoardScreen
 from trash_tui.app.controller import HUMAN, MatchController, make_seats
+from trash_tui.app.too_small import check_size
+from trash_tui.history import PLAYING, History, HistoryError, MatchRow
 from trash_tui.presets import PRESETS, preset_name_of
-from trash_tui.rules import Rules
+from trash_tui.rules import Rules, RulesError
+from trash_tui.settings import Settings
 
-LEVELS = ("random", "easy", "normal", "hard", "counter", "expert")
+LEVELS = ("random", "greedy", "easy", "normal", "hard", "counter", "expert")
+LOCAL_OWNER = "local"
+
+
+def _level_of(spec: Any) -> str | None:
+    """The lobby's level name for a seat spec, or None when the spec is richer."""
+    return spec if isinstance(spec, str) and spec in LEVELS else None
 
 
 class LobbyScreen(Screen[None]):
-    """Where a match is set up: players, the opponents' level, the rules."""
+    """Where everything starts: a new match, continue, history, tournaments, settings."""
 
     DEFAULT_CSS = """
     LobbyScreen { align: center middle; }
-    #lobby { width: 64; height: auto; padding: 1 2; border: round $accent; }
-    #lobby-title { text-style: bold; width: 100%; content-align: center middle; }
-    #lobby Label { margin-top: 1; }
-    #lobby Select { width: 100%; }
-    #lobby-buttons { height: auto; margin-top: 1; }
-    #lobby-buttons Button { margin-right: 2; }
+    #lobby { width: 78; max-width: 100%; height: auto; border: round $accent;
+             padding: 0 1; }
+    #lobby-title { text-style: bold; width: 100%; content-align: center middle;
+                   margin-bottom: 1; }
+    #lobby-menu { width: 24; height: auto; margin-right: 2; }
+    #lobby-menu Button { width: 100%; margin-bottom: 1; }
+    #lobby-form { width: 1fr; height: auto; }
+    #lobby-form Select { width: 100%; }
+    #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
+    #lobby-continue-note { margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_match", "New match", id="new-match"),
+        Binding("c", "continue_match", "Continue", id="continue-match"),
+        Binding("h", "app.open_history", "History", id="open-history"),
+        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments"),
+        Binding("s", "app.open_settings", "Settings", id="open-settings"),
+        Binding("r", "app.open_rules", "Rules", id="open-rules"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
     def compose(self) -> ComposeResult:
-        app = self.app
-        assert isinstance(app, TrashApp)
-        preset = preset_name_of(app.rules) or "standard"
+        app = self.trash_app
+        settings = app.settings
+        preset = preset_name_of(settings.rules)
+        rules_choices = [(name, name) for name in PRESETS]
+        if preset is None:
+            rules_choices.insert(0, ("your house rules", "custom"))
+        levels = [_level_of(s) for s in settings.seats if s != HUMAN]
+        level = levels[0] if levels and levels[0] is not None else "normal"
         with Vertical(id="lobby"):
-            yield Label(f"Trash — the card game  ·  v{__version__}", id="lobby-title")
-            yield Label("Players at the table (you and bots)")
-            yield Select([(f"{n} players", n) for n in range(2, 9)], value=len(app.seats),
-                         allow_blank=False, id="lobby-players")
-            yield Label("Opponents")
-            level = next((s for s in app.seats if s != HUMAN), "normal")
-            yield Select([(name, name) for name in LEVELS],
-                         value=level if level in LEVELS else "normal", allow_blank=False,
-                         id="lobby-level")
-            yield Label("Rules")
-            yield Select([(f"{name} — {p.description}", name) for name, p in PRESETS.items()],
-                         value=preset, allow_blank=False, id="lobby-rules")
-            with Center(id="lobby-buttons"):
-                yield Button("New match", id="lobby-start", variant="primary")
-                yield Button("Quit", id="lobby-quit")
+            yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
+            with Horizontal():
+                with Vertical(id="lobby-menu"):
+                    yield Button("New match", id="lobby-start", variant="primary",
+                                 compact=True)
+                    yield Button("Continue", id="lobby-continue", compact=True)
+                    yield Button("History", id="lobby-history", compact=True)
+                    yield Button("Tournaments", id="lobby-tournaments", compact=True)
+                    yield Button("Settings", id="lobby-settings", compact=True)
+                    yield Button("Rules help", id="lobby-rules-help", compact=True)
+                    yield Button("Quit", id="lobby-quit", compact=True)
+                with Vertical(id="lobby-form"):
+                    yield Label("Players at the table (you and bots)")
+                    yield Select([(f"{n} players", n) for n in range(2, 9)],
+                                 value=min(8, max(2, len(settings.seats))),
+                                 allow_blank=False, id="lobby-players")
+                    yield Label("Opponents")
+                    yield Select([(name, name) for name in LEVELS], value=level,
+                                 allow_blank=False, id="lobby-level")
+                    yield Label("Rules")
+                    yield Select(rules_choices, value=preset or "custom", allow_blank=False,
+                                 id="lobby-rules")
+                    yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
+                    yield Static("", id="lobby-continue-note")
         yield Footer()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "lobby-start":
-            self.action_new_match()
-        elif event.button.id == "lobby-quit":
-            self.app.exit()
+    @staticmethod
+    def rules_note(choice: str) -> str:
+        if choice == "custom":
+            return "The house rules saved in your settings (see Rules help)."
+        return PRESETS[choice].description
 
-    def action_new_match(self) -> None:
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "lobby-rules":
+            self.query_one("#lobby-rules-note", Static).update(
+                self.rules_note(str(event.value)))
+
+    @property
+    def trash_app(self) -> TrashApp:
         app = self.app
         assert isinstance(app, TrashApp)
+        return app
+
+    def on_mount(self) -> None:
+        self.show_unfinished()
+
+    def on_screen_resume(self) -> None:
+        self.show_unfinished()
+
+    def show_unfinished(self) -> None:
+        """Enable Continue when there is an unfinished match, and say which one."""
+        row = self.trash_app.unfinished_match()
+        button = self.query_one("#lobby-continue", Button)
+        note = self.query_one("#lobby-continue-note", Static)
+        button.disabled = row is None
+        if row is None:
+            note.update("No unfinished match.")
+        else:
+            note.update(f"Continue: {len(row.names)} players, deal {max(1, row.deals)}, "
+                        f"{row.actions} moves so far.")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue_match":
+            return self.trash_app.unfinished_match() is not None
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {
+            "lobby-start": self.action_new_match,
+            "lobby-continue": self.action_continue_match,
+            "lobby-history": self.trash_app.action_open_history,
+            "lobby-tournaments": self.trash_app.action_open_tournaments,
+            "lobby-settings": self.trash_app.action_open_settings,
+            "lobby-rules-help": self.trash_app.action_open_rules,
+            "lobby-quit": self.app.exit,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def chosen_rules(self) -> Rules:
+        choice = str(self.query_one("#lobby-rules", Select).value)
+        return self.trash_app.settings.rules if choice == "custom" else PRESETS[choice].rules
+
+    def chosen_seats(self) -> list[Any]:
+        """The seats the form shows: the settings' own line-up while it is unchanged."""
         players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
         level = str(self.query_one("#lobby-level", Select).value)
-        rules = PRESETS[str(self.query_one("#lobby-rules", Select).value)].rules
-        if rules.free_draws and players != 2:
+        seats = list(self.trash_app.settings.seats)
+        bots = [s for s in seats if s != HUMAN]
+        first_level = _level_of(bots[0]) if bots else None
+        if len(seats) == players and (first_level or "normal") == level:
+            return seats
+        return [HUMAN] + [level] * (players - 1)
+
+    def action_new_match(self) -> None:
+        rules = self.chosen_rules()
+        seats = self.chosen_seats()
+        if rules.free_draws and len(seats) != 2:
             self.notify("Free draws are a 2-player rule: choose 2 players or other rules.",
                         severity="error")
             return
-        app.start_match(rules, [HUMAN] + [level] * (players - 1))
+        self.trash_app.start_match(rules, seats)
+
+    def action_continue_match(self) -> None:
+        self.trash_app.continue_match()
 
 
 class TrashApp(App[None]):
-    """Trash at the terminal: the lobby, then the board."""
+    """Trash at the terminal: the lobby, the board and the other screens."""
 
     TITLE = "Trash"
 
-    def __init__(self, rules: Rules, seats: Sequence[str], seed: int | None = None,
-                 animation: str = "normal", theme: str = "textual-dark",
-                 play_now: bool = False) -> None:
+    def __init__(self, settings: Settings, *, seed: int | None = None,
+                 play_now: bool = False, problems: Sequence[str] = (),
+                 settings_path: Path | None = None, owner: str = LOCAL_OWNER,
+                 tournaments_dir: Path | None = None) -> None:
         super().__init__()
-        self.rules = rules
-        self.seats = list(seats)
+        self.settings = settings
         self.seed = seed
-        self.animation = animation
         self.play_now = play_now
-        self.theme = theme
+        self.problems = list(problems)
+        self.settings_path = settings_path
+        self.owner = owner
+        self.tournaments_dir = tournaments_dir or default_tournaments_dir()
+        self.theme = settings.theme
         self._matches = 0
+        self._history: History | None = None
+        self._history_failed = False
+
+    # --- settings ----------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.settings.rules
+
+    @property
+    def seats(self) -> list[Any]:
+        return list(self.settings.seats)
+
+    @property
+    def animation(self) -> str:
+        return self.settings.animation
+
+    def apply_settings(self, settings: Settings | None) -> None:
+        """Use newly saved settings (None: the settings screen was cancelled)."""
+        if settings is None:
+            return
+        self.settings = settings
+        self.theme = settings.theme
+        self.set_keymap(dict(settings.keymap))
+        if self._history is not None and self._history.path != settings.history_path():
+            self._history.close()
+            self._history, self._history_failed = None, False
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.refresh(recompose=True)
+                screen.call_after_refresh(screen.show_unfinished)
 
     def on_mount(self) -> None:
+        self.set_keymap(dict(self.settings.keymap))
         self.push_screen(LobbyScreen())
+        for problem in self.problems:
+            self.notify(problem, title="Settings problem: using the default",
+                        severity="warning", timeout=12)
         if self.play_now:
             self.start_match(self.rules, self.seats)
+        check_size(self)
 
+    def on_resize(self, event: Resize) -> None:
+        check_size(self)
+
+    # --- the history database ----------------------------------------------------------
+    @property
+    def history(self) -> History | None:
+        """The history database, opened on first use; None (said once) if it cannot be."""
+        if self._history is None and not self._history_failed:
+            try:
+                self._history = History(self.settings.history_path())
+            except HistoryError as exc:
+                self._history_failed = True
+                self.notify(f"{exc} — matches are not saved", severity="error", timeout=12)
+        return self._history
+
+    def unfinished_match(self) -> MatchRow | None:
+        history = self.history
+        if history is None:
+            return None
+        rows = history.matches(self.owner, PLAYING, limit=1)
+        return rows[0] if rows else None
+
+    # --- matches -------------------------------------------------------------------------
     def match_seed(self) -> int:
         """A new match's seed: from the app's seed (tests, --seed) or at random."""
         self._matches += 1
@@ -113,15 +277,136 @@ class TrashApp(App[None]):
             return random.SystemRandom().randrange(2**31)
         return self.seed + self._matches - 1
 
-    def start_match(self, rules: Rules, seats: Sequence[str]) -> None:
+    def start_match(self, rules: Rules, seats: Sequence[Any]) -> None:
+        from trash_tui.app.saving import start_saved_match
+
         seed = self.match_seed()
-        controller = MatchController(rules, make_seats(seats, seed), seed)
-        self.push_screen(BoardScreen(controller, self.animation))
+        history = self.history
+        try:
+            if history is not None:
+                controller = start_saved_match(history, self.owner, rules, seats, seed,
+                                               self.settings.name)
+            else:
+                controller = MatchController(rules, make_seats(seats, seed,
+                                                               self.settings.name), seed)
+        except (BotError, RulesError, HistoryError, sqlite3.Error) as exc:
+            self.notify(f"cannot start the match: {exc}", severity="error")
+            return
+        self.open_board(controller)
+
+    def continue_match(self) -> None:
+        """Continue the latest unfinished match."""
+        row = self.unfinished_match()
+        if row is None:
+            self.notify("There is no unfinished match.", severity="warning")
+            return
+        self.resume_row(row)
+
+    def resume_row(self, row: MatchRow) -> None:
+        """Continue the unfinished match ``row`` exactly where it stopped."""
+        from trash_tui.app.saving import resume_saved_match
+
+        history = self.history
+        if history is None:
+            return
+        try:
+            controller = resume_saved_match(history, row)
+        except HistoryError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.open_board(controller)
+
+    def open_board(self, controller: MatchController) -> None:
+        from trash_tui.app.board import BoardScreen
+
+        self.push_screen(BoardScreen(controller, self.settings.animation))
+
+    # --- the other screens -----------------------------------------------------------------
+    def action_open_history(self) -> None:
+        from trash_tui.app.history_screen import HistoryScreen
+
+        history = self.history
+        if history is None:
+            return
+        self.push_screen(HistoryScreen(history, self.owner))
+
+    def action_open_tournaments(self) -> None:
+        from trash_tui.app.tournaments_screen import TournamentsScreen
+
+        path = self.settings.history_path()
+        self.push_screen(TournamentsScreen(self.tournaments_dir, path.parent / "runs", path))
+
+    def action_open_settings(self) -> None:
+        from trash_tui.app.settings_screen import SettingsScreen
+        from trash_tui.settings import default_settings_path
+
+        path = self.settings_path or default_settings_path()
+        self.push_screen(SettingsScreen(self.settings, path), callback=self.apply_settings)
+
+    def action_open_rules(self) -> None:
+        from trash_tui.app.rules_help import RulesHelpScreen
+
+        board_rules = getattr(getattr(self.screen, "controller", None), "rules", None)
+        self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,
+                                         keymap=self.settings.keymap))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New match", "Start a match with the lobby's choices",
+                            self.command_new_match)
+        if self.unfinished_match() is not None:
+            yield SystemCommand("Continue", "Continue the unfinished match",
+                                self.continue_match)
+        yield SystemCommand("Match history", "Finished matches and their replays",
+                            self.action_open_history)
+        yield SystemCommand("Tournaments", "Run bot tournaments and see their results",
+                            self.action_open_tournaments)
+        yield SystemCommand("Settings", "House rules, seats, animation, theme and keys",
+                            self.action_open_settings)
+        yield SystemCommand("Rules help", "The rules, with the house rules in play",
+                            self.action_open_rules)
+        hint = getattr(screen, "action_hint", None)
+        if hint is not None:
+            yield SystemCommand("Hint", "What the expert bot would do, and your chances",
+                                hint)
+
+    def command_new_match(self) -> None:
+        lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+        if lobby is None:
+            self.start_match(self.rules, self.seats)
+            return
+        while self.screen is not lobby:
+            self.pop_screen()
+        lobby.action_new_match()
+
+    def on_unmount(self) -> None:
+        if self._history is not None:
+            self._history.close()
 
 
-def create_app(rules: Rules | None = None, seats: Sequence[str] | None = None,
-               seed: int | None = None, animation: str = "normal",
-               theme: str = "textual-dark", play_now: bool = False) -> TrashApp:
-    """The app, as ``trash`` and the tests build it."""
-    return TrashApp(rules or Rules(), seats or [HUMAN, "normal"], seed, animation, theme,
-                    play_now)
+def default_tournaments_dir() -> Path:
+    """``tournaments/`` in the working folder, else the one shipped beside the package."""
+    here = Path("tournaments")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "tournaments"
+
+
+def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
+               seed: int | None = None, animation: str | None = None,
+               theme: str | None = None, play_now: bool = False, *,
+               settings: Settings | None = None, problems: Sequence[str] = (),
+               settings_path: Path | None = None, owner: str = LOCAL_OWNER,
+               tournaments_dir: Path | None = None) -> TrashApp:
+    """The app, as ``trash`` and the tests build it: ``settings`` (default: the built-in
+    defaults, never the user's file) with ``rules``, ``seats``, ``animation`` and ``theme``
+    overriding it when given."""
+    base = settings or Settings()
+    changes: Mapping[str, Any] = {
+        key: value for key, value in (("rules", rules), ("seats", tuple(seats or ()) or None),
+                                      ("animation", animation), ("theme", theme))
+        if value is not None}
+    if changes:
+        base = replace(base, **changes)
+    return TrashApp(base, seed=seed, play_now=play_now, problems=problems,
+                    settings_path=settings_path, owner=owner, tournaments_dir=tournaments_dir)

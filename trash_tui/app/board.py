@@ -1,22 +1,28 @@
 """The board: every layout, the piles, the log; the human's decisions as keys and clicks.
 
 Footer bindings follow the legal actions (``check_action`` hides what is not legal now).
-Bots' turns are played one decision at a time on a timer, at the animation speed, so the
-table shows them move by move.
+Clicking the stock or the discard pile draws from it; clicking one of your slots places
+a wild there. Bots' turns are played one decision at a time on a timer, at the animation
+speed, so the table shows them move by move. The end of each deal opens a summary (the
+bots wait for it to close); the end of the match replaces the board with the standings.
+The hint key asks the expert bot, in a worker thread, what it would do and how likely
+the match is to be won from here.
 """
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, RichLog, Static
+from textual.widgets import Footer, RichLog, Static
 
 from trash_tui.app.controller import MatchController
-from trash_tui.app.table import PileView, TableView
+from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
+from trash_tui.app.table import LayoutView, PileView, TableView
 from trash_tui.engine.actions import (
     CALL,
     DRAW_DISCARD,
@@ -28,45 +34,15 @@ from trash_tui.engine.actions import (
     wild_action,
 )
 from trash_tui.engine.narrate import describe_event
+from trash_tui.engine.observation import Observation
+from trash_tui.engine.rng import derive_seed
+from trash_tui.stats import wilson_interval
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}
 _ACTION_KEYS = {
     "draw_stock": DRAW_STOCK, "draw_discard": DRAW_DISCARD, "swap": SWAP, "keep": KEEP,
     "call": CALL, "silent": SILENT,
 }
-
-
-class StandingsScreen(Screen[None]):
-    """The end of the match: places and layout sizes; it replaces the board."""
-
-    DEFAULT_CSS = """
-    StandingsScreen { align: center middle; }
-    #standings { width: 60; height: auto; padding: 1 2; border: thick $accent;
-                 background: $surface; }
-    #standings-title { text-style: bold; margin-bottom: 1; }
-    #standings Button { margin-top: 1; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape", "close", "Back to the lobby", id="close-standings"),
-    ]
-
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__()
-        self.lines = lines
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="standings"):
-            yield Label("The match is over", id="standings-title")
-            for line in self.lines:
-                yield Label(line)
-            yield Button("Back to the lobby", id="standings-close", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_close()
-
-    def action_close(self) -> None:
-        self.app.pop_screen()
 
 
 class BoardScreen(Screen[None]):
@@ -87,6 +63,8 @@ class BoardScreen(Screen[None]):
         Binding("k", "keep", "Keep wild", id="keep"),
         Binding("t", "call", "Call Trash!", id="call"),
         Binding("x", "silent", "Stay silent", id="silent"),
+        Binding("h", "hint", "Hint", id="hint"),
+        Binding("question_mark", "app.open_rules", "Rules", id="board-rules"),
         *[Binding(str(slot % 10), f"wild({slot})", f"Wild → {slot}", id=f"wild-{slot}",
                   show=False) for slot in range(1, 11)],
         Binding("escape", "leave", "Lobby", id="leave"),
@@ -97,6 +75,11 @@ class BoardScreen(Screen[None]):
         self.controller = controller
         self.delay = BOT_DELAY.get(animation, BOT_DELAY["normal"])
         self.logged = 0
+        self.deals_seen = len(controller.match.history)
+        self.waiting_for_summary = False
+        self.bot_pending = False  # a bot's step is scheduled
+        self.hint_running = False
+        self.problem_shown = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="board-top"):
@@ -109,6 +92,8 @@ class BoardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.refresh_view()
+        if self.controller.actions:
+            self.notify("The match goes on where it stopped.", timeout=4)
         self.schedule_bots()
 
     # --- showing ---------------------------------------------------------------------
@@ -153,6 +138,8 @@ class BoardScreen(Screen[None]):
         if action == "wild":
             slot = int(str(parameters[0])) if parameters else 0
             return wild_action(slot) in self.controller.legal()
+        if action == "hint":
+            return bool(self.controller.legal()) and not self.hint_running
         return True
 
     def _take(self, action: int) -> None:
@@ -185,25 +172,101 @@ class BoardScreen(Screen[None]):
         self._take(wild_action(int(slot)))
 
     def action_leave(self) -> None:
+        if not self.controller.over and self.controller.match_id is not None:
+            self.notify("The match is saved: Continue in the lobby picks it up.", timeout=4)
         self.app.pop_screen()
+
+    # --- clicks ----------------------------------------------------------------------
+    def on_pile_view_pile_clicked(self, message: PileView.PileClicked) -> None:
+        action = {"stock": DRAW_STOCK, "discard": DRAW_DISCARD}.get(message.pile)
+        if action is not None and self.controller.waiting_for_human:
+            self._take(action)
+
+    def on_layout_view_slot_clicked(self, message: LayoutView.SlotClicked) -> None:
+        controller = self.controller
+        if controller.waiting_for_human and message.seat == controller.to_move:
+            self._take(wild_action(message.slot))
+
+    # --- the hint --------------------------------------------------------------------
+    def action_hint(self) -> None:
+        """Ask the expert bot (in a thread) for its move and the chance to win from here."""
+        controller = self.controller
+        if not controller.legal() or self.hint_running:
+            return
+        self.hint_running = True
+        self.refresh_bindings()
+        self.query_one("#board-status", Static).update("Thinking about a hint…")
+        self.run_worker(lambda: self._hint(controller.observation(), len(controller.actions)),
+                        thread=True, exclusive=True, group="hint")
+
+    def _hint(self, observation: Observation, moment: int) -> None:
+        line = hint_line(observation, derive_seed(self.controller.seed, "hint", moment))
+        self.app.call_from_thread(self._show_hint, line, moment)
+
+    def _show_hint(self, line: str, moment: int) -> None:
+        self.hint_running = False
+        if not self.is_attached:
+            return
+        if moment == len(self.controller.actions):
+            self.notify(line, title="Hint", timeout=10)
+        self.refresh_view()
 
     # --- bots and the end ------------------------------------------------------------
     def after_move(self) -> None:
-        if self.controller.over:
+        self.show_problem()
+        controller = self.controller
+        history = controller.match.history
+        if not self.is_current:  # on_screen_resume comes back here
+            return
+        if controller.over:
             self.show_standings()
-        else:
-            self.schedule_bots()
+            return
+        if len(history) > self.deals_seen:
+            summary = history[-1]
+            self.deals_seen = len(history)
+            title = (f"Deal {summary.number} is void" if summary.voided
+                     else f"Deal {summary.number} is over")
+            self.waiting_for_summary = True
+            self.app.push_screen(DealOverScreen(title, deal_lines(controller.match, summary,
+                                                                  controller.names)),
+                                 callback=self._summary_closed)
+            return
+        self.schedule_bots()
+
+    def _summary_closed(self, _: None) -> None:
+        self.waiting_for_summary = False
+        self.schedule_bots()
+
+    def show_problem(self) -> None:
+        """Say once if the history database stopped saving the match."""
+        if self.problem_shown:
+            return
+        for listener in self.controller.listeners:
+            problem = getattr(listener, "problem", None)
+            if problem:
+                self.problem_shown = True
+                self.notify(problem, severity="error", timeout=12)
 
     def schedule_bots(self) -> None:
-        if self.controller.over or self.controller.waiting_for_human:
+        if self.controller.over or self.controller.waiting_for_human or \
+                self.waiting_for_summary or self.bot_pending:
             return
+        self.bot_pending = True
         if self.delay:
             self.set_timer(self.delay, self.bot_step)
         else:
             self.call_later(self.bot_step)
 
+    def on_screen_resume(self) -> None:
+        """Back on top (after the rules help, a size guard, ...): go on where it stopped."""
+        self.refresh_view()
+        self.after_move()
+
     def bot_step(self) -> None:
-        if not self.is_attached or self.controller.over:
+        self.bot_pending = False
+        if not self.is_attached or self.controller.over or self.waiting_for_summary:
+            return
+        if not self.is_current:  # another screen is on top: on_screen_resume goes on
             return
         if not self.controller.waiting_for_human:
             self.controller.step_bot()
@@ -211,12 +274,28 @@ class BoardScreen(Screen[None]):
         self.after_move()
 
     def show_standings(self) -> None:
-        match = self.controller.match
-        result = match.result
-        if result is None:
+        controller = self.controller
+        if controller.match.result is None:
             return
-        order = sorted(range(len(result.places)), key=lambda s: result.places[s])
-        lines = [f"{result.places[s]}. {self.controller.names[s]} — layout of "
-                 f"{result.sizes[s]} slot{'s' if result.sizes[s] != 1 else ''}" for s in order]
-        lines.append(f"{result.deals} deals played")
+        lines = standings_lines(controller.match, controller.names)
+        last = controller.match.history[-1] if controller.match.history else None
+        if last is not None:
+            lines = [*deal_lines(controller.match, last, controller.names), "", *lines]
         self.app.switch_screen(StandingsScreen(lines))
+
+
+def hint_line(observation: Observation, seed: int) -> str:
+    """The expert's move for this decision and the estimated chance to win the match after
+    it, with its 95% interval (runs for about a second)."""
+    from bots.expert import ExpertBot
+
+    expert = ExpertBot(seed=seed % 2**31, budget=0.4)
+    expert.start_match(observation.seat, observation.players, observation.rules)
+    expert.start_deal(observation)
+    choice = expert.choose(observation, observation.legal)
+    chance, samples = expert.match_chance(observation, choice, samples=400,
+                                          deadline=time.perf_counter() + 1.0)
+    low, high = wilson_interval(round(chance * samples), samples)
+    return (f"The expert would {describe_action(choice).lower()} "
+            f"({BoardScreen.key_for(choice)}). Your chance to win the match from here: "
+            f"about {chance:.0%} (95% interval {low:.0%}–{high:.0%}, {samples} playouts).")

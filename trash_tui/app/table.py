@@ -23,7 +23,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Container
+from textual.events import Click
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -153,6 +155,7 @@ class LayoutView(CardWidget):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.seat_label = ""
+        self.seat = 0
         self.rules = Rules()
         self.cards: tuple[int | None, ...] = ()
         self.wilds: tuple[bool, ...] = ()
@@ -162,6 +165,7 @@ class LayoutView(CardWidget):
     def update_view(self, observation: Observation, seat: int, name: str) -> None:
         """Show ``seat``'s layout as ``observation`` sees it, under ``name``."""
         self.seat_label = name
+        self.seat = seat
         self.rules = observation.rules
         self.cards = observation.layouts[seat]
         self.wilds = tuple(card is not None and observation.is_wild(card) for card in self.cards)
@@ -180,6 +184,34 @@ class LayoutView(CardWidget):
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
+
+    # --- clicks ---------------------------------------------------------------------
+    class SlotClicked(Message):
+        """A slot of a layout was clicked (``slot`` counts from 1)."""
+
+        def __init__(self, seat: int, slot: int) -> None:
+            super().__init__()
+            self.seat = seat
+            self.slot = slot
+
+    def slot_at(self, x: int, y: int) -> int | None:
+        """The slot (from 1) drawn at content offset (x, y), or None (header, gaps)."""
+        if y < 1 or not self.cards:
+            return None
+        card_width = COMPACT_WIDTH if self.compact else CARD_WIDTH
+        row_height = (1 if self.compact else CARD_HEIGHT) + 1
+        per_row = min(self.rules.row_length(len(self.cards)), len(self.cards))
+        row, column = divmod(y - 1, row_height)[0], x // (card_width + SLOT_GAP)
+        if x % (card_width + SLOT_GAP) >= card_width or column >= per_row:
+            return None
+        slot = row * per_row + column + 1
+        return slot if slot <= len(self.cards) else None
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        slot = None if offset is None else self.slot_at(offset.x, offset.y)
+        if slot is not None:
+            self.post_message(self.SlotClicked(self.seat, slot))
 
     # --- sizes ----------------------------------------------------------------------
     @staticmethod
@@ -525,14 +557,67 @@ class PileView(CardWidget):
             return Text("\n", end="").join(parts)
         return line
 
-    def _text(self, width: int) -> Text:
-        if self.stock_count is None:
-            return Text(end="")
+    def _mode(self, width: int) -> str:
+        """How the piles are drawn in ``width`` columns: "normal" (cards side by side),
+        "line" (compact, one line) or "lines" (compact, one pile a line)."""
         if not self.compact:
             normal = self._normal()
             if not width or max(cell_len(line.plain) for line in normal.split("\n")) <= width:
-                return normal
-        return self._compact(width)
+                return "normal"
+        return "lines" if "\n" in self._compact(width).plain else "line"
+
+    def _text(self, width: int) -> Text:
+        if self.stock_count is None:
+            return Text(end="")
+        return self._normal() if self._mode(width) == "normal" else self._compact(width)
+
+    # --- clicks ---------------------------------------------------------------------
+    class PileClicked(Message):
+        """A pile was clicked: ``"stock"``, ``"discard"`` or ``"hand"``."""
+
+        def __init__(self, pile: str) -> None:
+            super().__init__()
+            self.pile = pile
+
+    def pile_at(self, x: int, y: int) -> str | None:
+        """The pile drawn at content offset (x, y), or None."""
+        if self.stock_count is None:
+            return None
+        piles = ["stock", "discard", "hand"][:len(self.labels())]
+        mode = self._mode(self.size.width)
+        if mode == "lines":  # compact, one pile a line
+            return piles[y] if 0 <= y < len(piles) else None
+        if mode == "line":  # compact, one line: the piles joined by " · "
+            start = 0
+            for pile, width in zip(piles, self._compact_widths(), strict=True):
+                if start <= x < start + width:
+                    return pile
+                start += width + 3
+            return None
+        start = 0
+        for pile, label, card in zip(piles, self.labels(), self._cards(compact=False),
+                                     strict=True):
+            width = max(cell_len(label), *(cell_len(line.plain) for line in card.split("\n")))
+            if start <= x < start + width:
+                return pile
+            start += width + PILE_GAP
+        return None
+
+    def _compact_widths(self) -> list[int]:
+        labels = self.labels()
+        widths = [2 + cell_len(labels[0]), cell_len(labels[1])]
+        faces = self._cards(compact=True)[1:]
+        if self.top is not None:
+            widths[1] += 1 + cell_len(_trimmed(faces[0]).plain)
+        if self.hand is not None:
+            widths.append(cell_len("In hand: ") + cell_len(_trimmed(faces[-1]).plain))
+        return widths
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        pile = None if offset is None else self.pile_at(offset.x, offset.y)
+        if pile is not None:
+            self.post_message(self.PileClicked(pile))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         text = self._text(container.width)

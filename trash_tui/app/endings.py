@@ -1,0 +1,130 @@
+"""The end of a deal and the end of the match: what happened and the standings.
+
+``deal_lines`` and ``standings_lines`` turn the engine's summaries into sentences (no UI),
+so the screens, the replay viewer and tests share them. ``DealOverScreen`` is a modal
+over the board (the bots wait until it is closed); ``StandingsScreen`` replaces the board
+when the match is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Label
+
+from trash_tui.engine.match import DealSummary, Match
+
+
+def _slots(count: int) -> str:
+    return f"{count} slot{'s' if count != 1 else ''}"
+
+
+def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list[str]:
+    """What a finished deal did: who won, who shrinks, the sizes now, who plays next."""
+    if summary.voided:
+        return [f"The deal is void: {summary.voided}.", "The same layouts are dealt again."]
+    lines = []
+    if summary.winner is not None:
+        lines.append(f"{names[summary.winner]} completed first and wins the deal.")
+    after = list(summary.sizes)
+    for seat in summary.shrinking:
+        after[seat] -= 1
+    for seat, name in enumerate(names):
+        if seat in summary.shrinking:
+            change = f"✓ shrinks to {_slots(after[seat])}"
+        else:
+            left = summary.face_down[seat]
+            change = f"· stays at {_slots(after[seat])} ({left} face down left)"
+        lines.append(f"  {name}: {change}")
+    if not match.over:
+        lines.append(f"Next: deal {match.deal_number}; {names[match.first]} plays first.")
+    return lines
+
+
+def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
+    """The final standings: place, name, layout size; then how many deals were played."""
+    result = match.result
+    if result is None:
+        return []
+    if result.abandoned:
+        return ["The match was abandoned after too many void deals in a row."]
+    order = sorted(range(len(result.places)), key=lambda s: (result.places[s], s))
+    lines = [f"{result.places[s]}. {names[s]} — layout of {_slots(result.sizes[s])}"
+             + ("  ★ winner" if result.places[s] == 1 else "") for s in order]
+    lines.append(f"{result.deals} deal{'s' if result.deals != 1 else ''} played")
+    return lines
+
+
+class DealOverScreen(ModalScreen[None]):
+    """A deal has ended: its result over the board until the player goes on."""
+
+    DEFAULT_CSS = """
+    DealOverScreen { align: center middle; }
+    #deal-over { width: 64; max-width: 100%; height: auto; max-height: 100%;
+                 padding: 1 2; border: thick $accent; background: $surface; }
+    #deal-over-title { text-style: bold; margin-bottom: 1; }
+    #deal-over Button { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", "Next deal", id="continue-deal"),
+    ]
+
+    def __init__(self, title: str, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="deal-over"):
+            yield Label(self.title_text, id="deal-over-title")
+            for line in self.lines:
+                yield Label(line)
+            yield Button("Next deal", id="deal-over-close", variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_close()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class StandingsScreen(Screen[None]):
+    """The end of the match: places and layout sizes; it replaces the board."""
+
+    DEFAULT_CSS = """
+    StandingsScreen { align: center middle; }
+    #standings { width: 64; max-width: 100%; height: auto; padding: 1 2;
+                 border: thick $accent; background: $surface; }
+    #standings-title { text-style: bold; margin-bottom: 1; }
+    #standings Button { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "close", "Back to the lobby", id="close-standings"),
+    ]
+
+    def __init__(self, lines: Sequence[str], title: str = "The match is over") -> None:
+        super().__init__()
+        self.lines = list(lines)
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="standings"):
+            yield Label(self.title_text, id="standings-title")
+            for line in self.lines:
+                yield Label(line)
+            yield Button("Back to the lobby", id="standings-close", variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_close()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

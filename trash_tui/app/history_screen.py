@@ -1,0 +1,174 @@
+"""The match history: a table of the player's matches from the history database.
+
+Each row gives the date, the players, the rules, the winner, the deals and how long the
+match lasted. Opening a finished match steps through its replay (``ReplayScreen``); opening
+an unfinished one continues it. Times are shown in local time.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label, Static
+
+from trash_tui.history import FINISHED, History, HistoryError, MatchRow
+from trash_tui.presets import preset_name_of
+from trash_tui.rules import Rules, RulesError
+
+
+def duration_text(seconds: float) -> str:
+    """``"1:02:03"``, ``"12:34"`` or ``"0:05"``."""
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def rules_text(rules: dict[str, object]) -> str:
+    """The preset a match's rules equal, or "house rules"."""
+    try:
+        return preset_name_of(Rules.from_dict(rules)) or "house rules"
+    except RulesError:
+        return "unknown rules"
+
+
+def outcome_text(row: MatchRow) -> str:
+    if row.status != FINISHED:
+        return "▶ unfinished"
+    if row.result and row.result.get("abandoned"):
+        return "abandoned"
+    return f"★ {row.winner}" if row.winner else "no winner"
+
+
+class HistoryScreen(Screen[None]):
+    """The player's matches, latest first; Enter opens one."""
+
+    DEFAULT_CSS = """
+    HistoryScreen { layout: vertical; }
+    #history-title { text-style: bold; padding: 0 1; }
+    #history-table { height: 1fr; }
+    #history-empty { padding: 1 2; color: $text-muted; }
+    #history-detail { height: auto; padding: 0 1; background: $boost; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open_match", "Open", id="open-match", priority=True),
+        Binding("delete", "delete_match", "Delete", id="delete-match"),
+        Binding("escape", "close", "Lobby", id="close-history"),
+    ]
+
+    def __init__(self, history: History, owner: str) -> None:
+        super().__init__()
+        self.history = history
+        self.owner = owner
+        self.rows: list[MatchRow] = []
+        self.armed_delete: int | None = None  # the match a first Delete press chose
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Match history", id="history-title")
+            yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="history-empty")
+            yield Static("", id="history-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Date", "Players", "Rules", "Result", "Deals", "Moves", "Length")
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        """(Re)read the matches from the database."""
+        try:
+            self.rows = self.history.matches(self.owner)
+        except HistoryError as exc:
+            self.rows = []
+            self.notify(str(exc), severity="error")
+        table = self.query_one(DataTable)
+        table.clear()
+        for row in self.rows:
+            table.add_row(
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
+                ", ".join(row.names), rules_text(row.rules), outcome_text(row),
+                str(row.deals), str(row.actions), duration_text(row.seconds),
+                key=str(row.id))
+        empty = self.query_one("#history-empty", Static)
+        empty.display = not self.rows
+        empty.update("No matches yet: every match you play is kept here.")
+        self.show_detail()
+        self.refresh_bindings()
+
+    def selected(self) -> MatchRow | None:
+        table = self.query_one(DataTable)
+        if not self.rows or table.cursor_row is None or table.cursor_row >= len(self.rows):
+            return None
+        return self.rows[table.cursor_row]
+
+    def on_data_table_row_highlighted(self, _: DataTable.RowHighlighted) -> None:
+        self.show_detail()
+
+    def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
+        self.action_open_match()
+
+    def show_detail(self) -> None:
+        row = self.selected()
+        detail = self.query_one("#history-detail", Static)
+        if row is None:
+            detail.update("")
+            return
+        what = ("Enter: step through its replay" if row.status == FINISHED
+                else "Enter: continue it")
+        detail.update(f"Match {row.id}: {len(row.names)} players, {rules_text(row.rules)}, "
+                      f"seed {row.seed} — {what}")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("open_match", "delete_match"):
+            return bool(self.rows)
+        return True
+
+    def action_open_match(self) -> None:
+        row = self.selected()
+        if row is None:
+            return
+        if row.status != FINISHED:
+            resume = getattr(self.app, "resume_row", None)
+            if resume is not None:
+                resume(row)
+            return
+        from trash_tui.app.replay_screen import ReplayScreen
+
+        try:
+            full = self.history.get_match(row.id)
+            if full.record is None:
+                raise HistoryError(f"match {row.id} has no record")
+            screen = ReplayScreen(full)
+        except (HistoryError, ValueError) as exc:
+            self.notify(f"cannot replay this match: {exc}", severity="error")
+            return
+        self.app.push_screen(screen)
+
+    def action_delete_match(self) -> None:
+        """Delete the selected match: the first press asks, a second one deletes."""
+        row = self.selected()
+        if row is None:
+            return
+        if self.armed_delete != row.id:
+            self.armed_delete = row.id
+            self.notify(f"Press Delete again to delete match {row.id} for good.",
+                        severity="warning")
+            return
+        self.armed_delete = None
+        self.history.delete_match(row.id)
+        self.notify(f"Match {row.id} deleted.")
+        self.load()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

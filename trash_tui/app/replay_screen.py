@@ -1,0 +1,139 @@
+"""Stepping through a finished match on the board, forwards and back.
+
+The table, the piles and the log are the board's widgets, fed from a ``ReplayCursor``
+(``engine/stepper.py``) instead of a live match. The side panel lists the deals; choosing
+one jumps to its start. The view is one seat's (the first human's by default; ``v``
+changes it), so face-down cards stay hidden as they were for that player.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from trash_tui.app.table import PileView, TableView
+from trash_tui.engine.narrate import describe_event
+from trash_tui.engine.stepper import ReplayCursor
+from trash_tui.history import MatchRow
+
+
+def deal_option_text(cursor: ReplayCursor, index: int, names: list[str]) -> str:
+    """One line of the deals list: number, outcome and length."""
+    entry = cursor.document["deals"][index]
+    moves = len(entry["actions"].split())
+    if entry.get("void"):
+        return f"Deal {index + 1}: void · {moves} moves"
+    winner = entry.get("winner")
+    who = names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else "—"
+    return f"Deal {index + 1}: {who} · {moves} moves"
+
+
+class ReplayScreen(Screen[None]):
+    """A finished match, replayed one action at a time."""
+
+    DEFAULT_CSS = """
+    ReplayScreen { layout: vertical; }
+    #replay-top { height: 1fr; }
+    #replay-side { width: 34; }
+    #replay-deals { height: 9; border: round $panel; }
+    #replay-log { height: 1fr; border: round $panel; }
+    #replay-status { height: auto; padding: 0 1; background: $boost; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space", "forward", "Next move", id="replay-forward"),
+        Binding("left,backspace", "back", "Back", id="replay-back"),
+        Binding("pagedown,n", "next_deal", "Next deal", id="replay-next-deal",
+                priority=True),
+        Binding("pageup,p", "previous_deal", "Prev deal", id="replay-previous-deal",
+                priority=True),
+        Binding("home", "start", "Start", id="replay-start", show=False, priority=True),
+        Binding("end", "end", "End", id="replay-end", show=False, priority=True),
+        Binding("v", "next_view", "View", id="replay-view"),
+        Binding("escape", "close", "History", id="close-replay"),
+    ]
+
+    def __init__(self, row: MatchRow) -> None:
+        super().__init__()
+        if row.record is None:
+            raise ValueError(f"match {row.id} has no record")
+        self.row = row
+        self.cursor = ReplayCursor(row.record)
+        self.names = list(row.names)
+        humans = [i for i, spec in enumerate(row.seats) if spec == "human"]
+        self.viewer = humans[0] if humans else 0
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="replay-top"):
+            yield TableView(id="replay-table")
+            with Vertical(id="replay-side"):
+                yield PileView(id="replay-piles")
+                yield OptionList(*[Option(deal_option_text(self.cursor, i, self.names),
+                                          id=f"deal-{i}")
+                                   for i in range(self.cursor.deals)], id="replay-deals")
+                yield RichLog(id="replay-log", wrap=True, markup=False)
+        yield Static(id="replay-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """Draw the table at the cursor's position and the log up to it."""
+        cursor = self.cursor
+        observation = cursor.match.observation(self.viewer)
+        self.query_one(TableView).update_view(observation, self.names)
+        self.query_one(PileView).update_view(observation)
+        log = self.query_one(RichLog)
+        log.clear()
+        lines = [line for line in (describe_event(e, self.names) for e in cursor.match.events)
+                 if line]
+        for line in lines[-200:]:
+            log.write(line)
+        deals = self.query_one(OptionList)
+        deals.highlighted = cursor.deal_index
+        self.query_one("#replay-status", Static).update(
+            f"Replay of match {self.row.id} · deal {cursor.deal_index + 1} of {cursor.deals} "
+            f"· move {cursor.position} of {cursor.length} · seen by {self.names[self.viewer]}")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        index = event.option_index
+        self.cursor.seek(self.cursor.deal_starts[index])
+        self.show()
+
+    def action_forward(self) -> None:
+        self.cursor.forward()
+        self.show()
+
+    def action_back(self) -> None:
+        self.cursor.back()
+        self.show()
+
+    def action_next_deal(self) -> None:
+        self.cursor.next_deal()
+        self.show()
+
+    def action_previous_deal(self) -> None:
+        self.cursor.previous_deal()
+        self.show()
+
+    def action_start(self) -> None:
+        self.cursor.seek(0)
+        self.show()
+
+    def action_end(self) -> None:
+        self.cursor.seek(self.cursor.length)
+        self.show()
+
+    def action_next_view(self) -> None:
+        self.viewer = (self.viewer + 1) % len(self.names)
+        self.show()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
