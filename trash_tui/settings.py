@@ -57,6 +57,9 @@ DEFAULT_THEME = "textual-dark"
 DEFAULT_NAME = "You"
 NAME_MAX_LENGTH = 24
 DEFAULT_SEATS: tuple[str, ...] = (HUMAN, "normal")
+#: The opponent levels the lobby and the settings screen offer (any bot spec works in the
+#: file; these are the built-in ladder).
+LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "normal", "hard", "counter", "expert")
 TABLES = ("rules", "seats", "app", "keys")
 SEATS_KEYS = ("players",)
 APP_KEYS = ("animation", "theme", "name", "history")

@@ -30,9 +30,8 @@ from trash_tui.app.too_small import check_size
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules, RulesError
-from trash_tui.settings import Settings
+from trash_tui.settings import LEVELS, Settings
 
-LEVELS = ("random", "greedy", "easy", "normal", "hard", "counter", "expert")
 LOCAL_OWNER = "local"
 
 

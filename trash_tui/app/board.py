@@ -79,6 +79,7 @@ class BoardScreen(Screen[None]):
         self.waiting_for_summary = False
         self.bot_pending = False  # a bot's step is scheduled
         self.hint_running = False
+        self.last_hint: str | None = None
         self.problem_shown = False
 
     def compose(self) -> ComposeResult:
@@ -86,7 +87,7 @@ class BoardScreen(Screen[None]):
             yield TableView(id="table")
             with Vertical(id="board-side"):
                 yield PileView(id="piles")
-                yield RichLog(id="board-log", wrap=True, markup=False)
+                yield RichLog(id="board-log", wrap=True, markup=False, min_width=20)
         yield Static(id="board-status")
         yield Footer()
 
@@ -208,6 +209,7 @@ class BoardScreen(Screen[None]):
         if not self.is_attached:
             return
         if moment == len(self.controller.actions):
+            self.last_hint = line
             self.notify(line, title="Hint", timeout=10)
         self.refresh_view()
 

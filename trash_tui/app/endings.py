@@ -34,8 +34,13 @@ def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list
     after = list(summary.sizes)
     for seat in summary.shrinking:
         after[seat] -= 1
+    champion = match.result.winner if match.result is not None else None
     for seat, name in enumerate(names):
-        if seat in summary.shrinking:
+        if seat == champion and after[seat] <= match.rules.target_size:
+            change = "★ completes the last layout and wins the match"
+        elif seat == champion:
+            change = f"★ wins the match with the smallest layout ({_slots(after[seat])})"
+        elif seat in summary.shrinking:
             change = f"✓ shrinks to {_slots(after[seat])}"
         else:
             left = summary.face_down[seat]
@@ -54,8 +59,9 @@ def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
     if result.abandoned:
         return ["The match was abandoned after too many void deals in a row."]
     order = sorted(range(len(result.places)), key=lambda s: (result.places[s], s))
-    lines = [f"{result.places[s]}. {names[s]} — layout of {_slots(result.sizes[s])}"
-             + ("  ★ winner" if result.places[s] == 1 else "") for s in order]
+    lines = [f"{result.places[s]}. {names[s]} — "
+             + ("★ winner" if s == result.winner else f"layout of {_slots(result.sizes[s])}")
+             for s in order]
     lines.append(f"{result.deals} deal{'s' if result.deals != 1 else ''} played")
     return lines
 

@@ -77,7 +77,7 @@ class ReplayScreen(Screen[None]):
                 yield OptionList(*[Option(deal_option_text(self.cursor, i, self.names),
                                           id=f"deal-{i}")
                                    for i in range(self.cursor.deals)], id="replay-deals")
-                yield RichLog(id="replay-log", wrap=True, markup=False)
+                yield RichLog(id="replay-log", wrap=True, markup=False, min_width=20)
         yield Static(id="replay-status")
         yield Footer()
 

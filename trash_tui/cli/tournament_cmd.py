@@ -11,8 +11,9 @@ import click
 
 from trash_tui.history import History, HistoryError
 from trash_tui.tournament.config import TournamentError, load_tournament
-from trash_tui.tournament.results import compute_results, format_results, write_results
+from trash_tui.tournament.results import format_results
 from trash_tui.tournament.runner import RunError, run_tournament
+from trash_tui.tournament.session import record_outcome
 
 
 class Progress:
@@ -111,13 +112,7 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
                                  records=records)
     finally:
         progress.close()
-    results = compute_results(config, outcome.games, outcome.status, outcome.planned,
-                              outcome.sprt)
-    results["elapsed_seconds"] = outcome.elapsed
-    results["played_now"] = outcome.played_now
-    write_results(results, out)
-    if outcome.run_id is not None:
-        history.finish_run(outcome.run_id, outcome.status, results)
+    results = record_outcome(outcome, history)
     history.close()
     click.echo(format_results(results, 100 if sys.stdout.isatty() else 80))
     rate = outcome.played_now / outcome.elapsed if outcome.elapsed > 0 else 0.0

@@ -1,0 +1,166 @@
+"""The board beyond key presses: clicks on the piles and on slots, the hint, the command
+palette's actions, and a broken settings file reported while the app still opens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trash_tui.app.app import LobbyScreen, create_app
+from trash_tui.app.board import BoardScreen
+from trash_tui.app.cards import CARD_HEIGHT, CARD_WIDTH
+from trash_tui.app.endings import DealOverScreen
+from trash_tui.app.rules_help import RulesHelpScreen
+from trash_tui.app.table import SLOT_GAP, LayoutView, PileView
+from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, WILD_BASE
+from trash_tui.rules import Rules
+from trash_tui.settings import load_settings
+
+
+async def board_of(app, pilot) -> BoardScreen:
+    await pilot.pause()
+    board = app.screen
+    assert isinstance(board, BoardScreen)
+    return board
+
+
+def toasts(app) -> str:
+    return " ".join(str(toast.render()) for toast in app.screen.query("Toast"))
+
+
+async def test_clicking_the_stock_and_the_discard_pile_draws_from_them() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off", play_now=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        board = await board_of(app, pilot)
+        piles = board.query_one(PileView)
+        for _ in range(50):  # to a decision where the human draws
+            await pilot.pause()
+            if board.controller.waiting_for_human and \
+                    DRAW_STOCK in board.controller.legal():
+                break
+            if isinstance(app.screen, DealOverScreen):
+                await pilot.press("enter")
+            elif board.controller.waiting_for_human:
+                await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+        before = len(board.controller.actions)
+        # the stock is the first card under its label: one column of padding, one label line
+        await pilot.click(piles, offset=(2, 2))
+        await pilot.pause()
+        assert board.controller.actions[before] == DRAW_STOCK
+        for _ in range(200):  # on to a turn where the top discard may be taken
+            await pilot.pause()
+            legal = board.controller.legal()
+            if DRAW_DISCARD in legal:
+                break
+            if isinstance(app.screen, DealOverScreen):
+                await pilot.press("enter")
+            elif legal:
+                await pilot.press(BoardScreen.key_for(legal[0]))
+        before = len(board.controller.actions)
+        discard_x = 1 + max(len(f"Stock {piles.stock_count}"), CARD_WIDTH) + 2 + 1
+        await pilot.click(piles, offset=(discard_x, 2))
+        await pilot.pause()
+        assert board.controller.actions[before] == DRAW_DISCARD
+
+
+async def test_clicking_a_slot_puts_the_wild_there() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off", play_now=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        board = await board_of(app, pilot)
+        controller = board.controller
+        for _ in range(3000):  # play until the human holds a wild to place
+            await pilot.pause()
+            legal = controller.legal()
+            if any(action > WILD_BASE for action in legal):
+                break
+            if isinstance(app.screen, DealOverScreen):
+                await pilot.press("enter")
+            elif legal:
+                await pilot.press(BoardScreen.key_for(legal[0]))
+        wilds = [action - WILD_BASE for action in controller.legal() if action > WILD_BASE]
+        assert wilds, "no wild decision came up"
+        slot = wilds[-1]
+        view = next(v for v in board.query(LayoutView) if v.seat == controller.to_move)
+        per_row = Rules().row_length(len(view.cards))
+        row, column = divmod(slot - 1, per_row)
+        # border + padding, then the header line and the rows above (cards + numbers)
+        offset = (2 + column * (CARD_WIDTH + SLOT_GAP) + 2,
+                  1 + 1 + row * (CARD_HEIGHT + 1) + 1)
+        assert view.slot_at(offset[0] - 2, offset[1] - 1) == slot
+        before = len(controller.actions)
+        await pilot.click(view, offset=offset)
+        await pilot.pause()
+        assert controller.actions[before] == WILD_BASE + slot
+
+
+async def test_the_hint_names_the_experts_move_and_a_chance_with_its_interval() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off", play_now=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        board = await board_of(app, pilot)
+        for _ in range(50):
+            await pilot.pause()
+            if board.controller.waiting_for_human:
+                break
+        await pilot.press("h")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if board.last_hint:
+                break
+        assert board.last_hint is not None
+        assert board.last_hint.startswith("The expert would ")
+        assert "chance to win the match from here: about " in board.last_hint
+        assert "95% interval" in board.last_hint
+
+
+async def test_the_command_palette_offers_the_main_actions() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for wanted in ("New match", "Match history", "Tournaments", "Settings", "Rules help"):
+            assert wanted in titles
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"rules help")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesHelpScreen)
+
+
+async def test_a_broken_settings_file_is_reported_and_the_app_still_opens(
+        tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[rules]\npreset = "standard"\nstart_size = 42\n\n[app]\n'
+                    'animation = "warp"\n', encoding="utf-8")
+    settings, problems = load_settings(path)
+    assert len(problems) == 2
+    app = create_app(settings=settings, problems=problems, seed=1)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        shown = toasts(app)
+        assert "start_size" in shown and "animation" in shown
+        assert app.settings.rules == Rules() and app.settings.animation == "normal"
+
+
+async def test_settings_saved_from_the_lobby_are_used_at_once_and_on_the_next_start(
+        tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    app = create_app(seed=1, settings_path=path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#settings-animation").value = "fast"
+        screen.query_one("#settings-level").value = "hard"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.settings.animation == "fast"
+        assert app.screen.query_one("#lobby-level").value == "hard"
+    settings, problems = load_settings(path)
+    assert problems == [] and settings.animation == "fast"
+    assert list(settings.seats) == ["human", "hard"]

@@ -1,0 +1,487 @@
+"""The Tournaments screen: tournament files to run, a run's progress, past runs' results.
+
+A run is played in a thread worker with one inline worker (nothing forks inside the TUI
+process) and ends like ``trash tournament run``: results written next to the games and
+stored in the history database. Stopping raises ``KeyboardInterrupt`` from the progress
+hook, which ``run_tournament`` turns into a clean "stopped" run with every finished game
+kept; running the same file again continues it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Log, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from trash_tui.history import History, HistoryError, RunRow
+from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
+from trash_tui.tournament.results import format_results
+from trash_tui.tournament.runner import RunError, RunOutcome, run_tournament
+from trash_tui.tournament.schedule import total_games
+from trash_tui.tournament.session import record_outcome
+
+# a run's status in the history database, as a mark and a word (never colour alone)
+RUN_STATUS = {
+    "finished": ("✓ finished", "success"),
+    "sprt": ("✓ SPRT", "success"),
+    "stopped": ("■ stopped", "warning"),
+    "running": ("▶ running", "accent"),
+}
+FALLBACK_RESULTS_WIDTH = 80
+
+
+@dataclass(frozen=True)
+class TournamentFile:
+    """A tournament file as listed: its loaded configuration, or why it cannot load."""
+
+    path: Path
+    config: TournamentConfig | None
+    error: str | None = None
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line of text; our own errors are already worded for people."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, TournamentError | RunError | HistoryError) and text:
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def list_tournament_files(folder: Path) -> list[TournamentFile]:
+    """Every ``*.toml`` in ``folder`` (sorted), loaded; a broken one carries its error."""
+    files = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            files.append(TournamentFile(path, load_tournament(path)))
+        except Exception as exc:  # a broken file is listed with its error, never raised
+            files.append(TournamentFile(path, None, one_line(exc).replace(str(path),
+                                                                          path.name)))
+    return files
+
+
+def format_text(config: TournamentConfig) -> str:
+    """The format column: round-robin or the gauntlet's bot, duplicate, SPRT."""
+    text = config.format if config.gauntlet is None else f"gauntlet: {config.gauntlet}"
+    if config.duplicate:
+        text += ", duplicate"
+    if config.stop.kind == "sprt":
+        text += ", SPRT"
+    return text
+
+
+def planned_text(config: TournamentConfig) -> str:
+    """The games the schedule holds (an upper bound when the SPRT may stop early)."""
+    games = total_games(config)
+    unit = config.unit if games != 1 else config.unit.removesuffix("es").removesuffix("s")
+    return f"{'≤ ' if config.stop.kind == 'sprt' else ''}{games:,} {unit}"
+
+
+def clock(seconds: float) -> str:
+    """Elapsed time as m:ss (h:mm:ss past an hour)."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    if hours:
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return f"{rest // 60}:{rest % 60:02d}"
+
+
+def games_on_disk(out_dir: Path) -> int:
+    """Finished games already in an output folder (what a resumed run starts from)."""
+    try:
+        with (out_dir / "games.jsonl").open(encoding="utf-8") as handle:
+            return sum(1 for line in handle if line.strip())
+    except OSError:
+        return 0
+
+
+class TournamentsScreen(Screen[None]):
+    """Run tournament files and read the results of past runs; dismissed with None."""
+
+    DEFAULT_CSS = """
+    TournamentsScreen { layout: vertical; }
+    #tournaments-body { height: 1fr; }
+    #tournaments-left, #tournaments-right { height: auto; }
+    #tournaments-files, #tournaments-runs, #tournaments-results {
+        border: round $panel; border-title-color: $text; }
+    #tournaments-files:focus, #tournaments-runs:focus, #tournaments-results:focus {
+        border: round $accent; }
+    #tournaments-files { height: auto; max-height: 9; }
+    #tournaments-detail { height: auto; padding: 0 1; color: $text-muted; }
+    #tournaments-buttons { height: auto; padding: 0 1; }
+    #tournaments-buttons Button { margin-right: 1; min-width: 10; }
+    #tournaments-progress-row { height: auto; padding: 0 1; }
+    #tournaments-progress { width: auto; }
+    #tournaments-progress Bar { width: 24; }
+    #tournaments-rate { width: 1fr; padding-left: 1; }
+    #tournaments-status { height: auto; padding: 0 1; }
+    #tournaments-runs { height: auto; max-height: 9; }
+    #tournaments-results { height: 16; }
+    TournamentsScreen.-wide #tournaments-body { layout: horizontal; }
+    TournamentsScreen.-wide #tournaments-left { width: 2fr; height: 100%; }
+    TournamentsScreen.-wide #tournaments-right { width: 3fr; height: 100%; }
+    TournamentsScreen.-wide #tournaments-files { height: 1fr; max-height: 100%; }
+    TournamentsScreen.-wide #tournaments-runs { height: auto; max-height: 16; }
+    TournamentsScreen.-wide #tournaments-results { height: 1fr; }
+    """
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"), (120, "-wide")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "run_tournament", "Run", id="run-tournament"),
+        Binding("s", "stop_tournament", "Stop", id="stop-tournament"),
+        Binding("escape", "close", "Back", id="close-tournaments"),
+    ]
+
+    def __init__(self, tournaments_dir: Path, runs_dir: Path, history_path: Path) -> None:
+        super().__init__()
+        self.tournaments_dir = tournaments_dir
+        self.runs_dir = runs_dir
+        self.history_path = history_path
+        self.files: dict[str, TournamentFile] = {}
+        self.runs: dict[str, RunRow] = {}
+        self.running: TournamentFile | None = None
+        self.stop_requested = threading.Event()
+        self.close_when_stopped = False
+        self.shown_run: int | None = None
+        self.shown_width = 0
+        self.history_error: str | None = None
+        self.gone = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="tournaments-body", can_focus=False):
+            with Vertical(id="tournaments-left"):
+                yield DataTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
+                yield Static(id="tournaments-detail")
+                with Horizontal(id="tournaments-buttons"):
+                    yield Button("Run", id="tournaments-run", variant="primary")
+                    yield Button("Stop", id="tournaments-stop", variant="error",
+                                 disabled=True)
+                    yield Button("Back", id="tournaments-back")
+                with Horizontal(id="tournaments-progress-row"):
+                    yield ProgressBar(total=1, id="tournaments-progress", show_eta=False)
+                    yield Static("not running", id="tournaments-rate")
+                yield Static(id="tournaments-status")
+            with Vertical(id="tournaments-right"):
+                yield DataTable(id="tournaments-runs", cursor_type="row", zebra_stripes=True)
+                yield Log(id="tournaments-results", auto_scroll=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        files = self.query_one("#tournaments-files", DataTable)
+        files.border_title = f"Tournament files in {self.tournaments_dir}"
+        for column in ("file", "name", "players", "format", "games", "bots"):
+            files.add_column(column, key=column)
+        runs = self.query_one("#tournaments-runs", DataTable)
+        runs.border_title = "Past runs"
+        for column in ("id", "name", "status", "games", "date"):
+            runs.add_column(column, key=column)
+        self.query_one("#tournaments-results", Log).border_title = "Results"
+        self.set_status("", "Choose a file and press r (or Run) to play it.")
+        self.load_files()
+        self.load_runs()
+        self.update_controls()
+        files.focus()
+
+    def on_unmount(self) -> None:
+        self.gone = True
+        self.stop_requested.set()
+
+    # --- the files -----------------------------------------------------------------------
+    def colour(self, variable: str) -> str:
+        """A theme colour (for table cells, which take Rich styles)."""
+        return self.app.theme_variables.get(variable, "")
+
+    def load_files(self) -> None:
+        table = self.query_one("#tournaments-files", DataTable)
+        table.clear()
+        self.files = {}
+        for entry in list_tournament_files(self.tournaments_dir):
+            key = str(entry.path)
+            self.files[key] = entry
+            table.add_row(*self.file_cells(entry), key=key)
+        self.show_file_detail()
+
+    def file_cells(self, entry: TournamentFile) -> list[Text]:
+        config = entry.config
+        if config is None:
+            return [Text(entry.path.name), Text("✗ error", style=f"bold {self.colour('error')}"),
+                    Text("-"), Text("-"), Text("-"), Text(entry.error or "")]
+        return [Text(entry.path.name), Text(config.name), Text(str(config.players)),
+                Text(format_text(config)), Text(planned_text(config)),
+                Text(", ".join(config.bot_names))]
+
+    def selected_file(self) -> TournamentFile | None:
+        table = self.query_one("#tournaments-files", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.files.get(key or "")
+
+    @on(DataTable.RowHighlighted, "#tournaments-files")
+    def file_highlighted(self) -> None:
+        self.show_file_detail()
+
+    def show_file_detail(self) -> None:
+        detail = self.query_one("#tournaments-detail", Static)
+        entry = self.selected_file()
+        if entry is None:
+            detail.update(f"No tournament files (*.toml) in {self.tournaments_dir}.")
+        elif entry.config is None:
+            detail.update(Content.assemble(("✗ error", "bold $error"),
+                                           f" in {entry.path.name}: {entry.error}"))
+        else:
+            config = entry.config
+            detail.update(f"{config.name}: {planned_text(config)}, {config.players}-player "
+                          f"tables, {format_text(config)}; bots: {', '.join(config.bot_names)}"
+                          f"; results in {self.runs_dir / entry.path.stem}")
+
+    # --- running -------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Run while idle, Stop while a run is going (shown dimmed otherwise)."""
+        if action == "run_tournament":
+            return True if self.running is None else None
+        if action == "stop_tournament":
+            return True if self.running is not None and not self.stop_requested.is_set() \
+                else None
+        return True
+
+    def update_controls(self) -> None:
+        self.query_one("#tournaments-run", Button).disabled = self.running is not None
+        self.query_one("#tournaments-stop", Button).disabled = (
+            self.running is None or self.stop_requested.is_set())
+        self.refresh_bindings()
+
+    def set_status(self, mark: str, text: str, variable: str = "") -> None:
+        """The run's state line: a mark and words (the colour only repeats them)."""
+        parts: list[tuple[str, str] | str] = []
+        if mark:
+            parts.append((mark + " ", f"bold ${variable}" if variable else "bold"))
+        parts.append(text)
+        self.query_one("#tournaments-status", Static).update(Content.assemble(*parts))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"tournaments-run": self.action_run_tournament,
+                   "tournaments-stop": self.action_stop_tournament,
+                   "tournaments-back": self.action_close}
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def action_run_tournament(self) -> None:
+        if self.running is not None:
+            self.notify("A tournament is already running; press s to stop it.",
+                        severity="warning")
+            return
+        entry = self.selected_file()
+        if entry is None:
+            self.set_status("✗", f"No tournament file to run in {self.tournaments_dir}.",
+                            "error")
+            return
+        if entry.config is None:
+            self.set_status("✗", f"Cannot run {entry.path.name}: {entry.error}", "error")
+            return
+        out_dir = self.runs_dir / entry.path.stem
+        self.running = entry
+        self.stop_requested.clear()
+        self.close_when_stopped = False
+        self.query_one("#tournaments-progress", ProgressBar).update(
+            total=total_games(entry.config), progress=0)
+        self.query_one("#tournaments-rate", Static).update("starting…")
+        self.set_status("▶", f"Running {entry.config.name} into {out_dir}; press s to stop "
+                             "(finished games are kept).", "accent")
+        self.update_controls()
+        self.run_worker(partial(self.play, self.app, entry.path, out_dir), thread=True,
+                        exclusive=True, group="tournament", exit_on_error=False,
+                        name=f"tournament {entry.path.name}")
+
+    def play(self, app: App[Any], path: Path, out_dir: Path) -> None:
+        """The worker thread: load, run, record; the outcome goes back to the screen."""
+        worker = get_current_worker()
+        resumed = games_on_disk(out_dir)
+
+        def progress(done: int, planned: int, elapsed: float,
+                     games: dict[int, dict[str, Any]]) -> None:
+            if (self.stop_requested.is_set() or worker.is_cancelled) and done < planned:
+                raise KeyboardInterrupt  # run_tournament stops cleanly, games kept
+            self.to_screen(app, self.show_progress, done, planned, elapsed, done - resumed)
+
+        try:
+            config = load_tournament(path)
+            with History(self.history_path) as history:
+                outcome = run_tournament(config, out_dir, workers=1, executor="process",
+                                         history=history, progress=progress)
+                results = record_outcome(outcome, history)
+        except Exception as exc:  # shown as one line, never as a traceback
+            self.to_screen(app, self.run_failed, one_line(exc))
+            return
+        self.to_screen(app, self.run_ended, outcome, results)
+
+    @staticmethod
+    def to_screen(app: App[Any], callback: Callable[..., None], *args: Any) -> None:
+        """Call back into the UI thread; nothing to do once the app has closed."""
+        with suppress(RuntimeError):
+            app.call_from_thread(callback, *args)
+
+    def show_progress(self, done: int, planned: int, elapsed: float, played_now: int) -> None:
+        if self.gone:
+            return
+        self.query_one("#tournaments-progress", ProgressBar).update(total=planned,
+                                                                    progress=done)
+        rate = played_now / elapsed if elapsed > 0 else 0.0
+        self.query_one("#tournaments-rate", Static).update(
+            f"{done:,}/{planned:,} games · {rate:.1f} games/s · {clock(elapsed)}")
+
+    def run_ended(self, outcome: RunOutcome, results: dict[str, Any]) -> None:
+        self.running = None
+        if self.gone:
+            return
+        kept, planned = len(outcome.games), outcome.planned
+        self.query_one("#tournaments-progress", ProgressBar).update(total=planned,
+                                                                    progress=kept)
+        rate = outcome.played_now / outcome.elapsed if outcome.elapsed > 0 else 0.0
+        self.query_one("#tournaments-rate", Static).update(
+            f"{kept:,}/{planned:,} games · {outcome.played_now:,} played now · "
+            f"{rate:.1f} games/s · {clock(outcome.elapsed)}")
+        where = f"results in {outcome.out_dir}"
+        if outcome.status == "stopped":
+            self.set_status("■", f"Stopped: {kept:,} of {planned:,} games kept; press r to "
+                                 f"continue. {where}", "warning")
+        elif outcome.status == "sprt":
+            decision = (results.get("sprt") or {}).get("decision") or "no decision"
+            self.set_status("✓", f"Stopped by the SPRT after {kept:,} games ({decision}); "
+                                 f"{where}", "success")
+        elif outcome.played_now == 0:
+            self.set_status("✓", f"Already finished: {kept:,} games, nothing left to play; "
+                                 f"{where}", "success")
+        else:
+            self.set_status("✓", f"Finished: {kept:,} games; {where}", "success")
+        self.load_runs(select=outcome.run_id)
+        self.after_run()
+
+    def run_failed(self, message: str) -> None:
+        self.running = None
+        if self.gone:
+            return
+        self.query_one("#tournaments-rate", Static).update("not running")
+        self.set_status("✗", f"Run failed: {message}", "error")
+        self.load_runs()
+        self.after_run()
+
+    def after_run(self) -> None:
+        self.update_controls()
+        if self.close_when_stopped and self.app.screen is self:
+            self.dismiss()
+
+    def action_stop_tournament(self) -> None:
+        if self.running is None:
+            self.notify("No tournament is running.")
+            return
+        if self.stop_requested.is_set():
+            return
+        self.stop_requested.set()
+        self.set_status("■", "Stopping after the games in play; finished games are kept.",
+                        "warning")
+        self.update_controls()
+
+    def action_close(self) -> None:
+        if self.running is None:
+            self.dismiss()
+            return
+        self.close_when_stopped = True
+        self.stop_requested.set()
+        self.set_status("■", "Stopping the run before leaving: the games in play finish "
+                             "first.", "warning")
+        self.update_controls()
+
+    # --- past runs -----------------------------------------------------------------------
+    def load_runs(self, select: int | None = None) -> None:
+        """The runs table from the history database, keeping (or moving to) a run."""
+        table = self.query_one("#tournaments-runs", DataTable)
+        try:
+            with History(self.history_path) as history:
+                rows = history.runs()
+        except (HistoryError, sqlite3.Error) as exc:
+            self.history_error = one_line(exc)
+            self.runs = {}
+            table.clear()
+            self.show_run()
+            return
+        self.history_error = None
+        table.clear()
+        self.runs = {str(row.id): row for row in rows}
+        for row in rows:
+            word, variable = RUN_STATUS.get(row.status, (row.status, "foreground"))
+            table.add_row(Text(str(row.id)), Text(row.name),
+                          Text(word, style=self.colour(variable)), Text(f"{row.games:,}"),
+                          Text(time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))),
+                          key=str(row.id))
+        target = select if select is not None else self.shown_run
+        if target is not None and str(target) in self.runs:
+            table.move_cursor(row=table.get_row_index(str(target)), animate=False)
+        self.show_run()
+
+    @on(DataTable.RowHighlighted, "#tournaments-runs")
+    def run_highlighted(self) -> None:
+        self.show_run()
+
+    def selected_run(self) -> RunRow | None:
+        table = self.query_one("#tournaments-runs", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.runs.get(key or "")
+
+    def results_width(self) -> int:
+        width = self.query_one("#tournaments-results", Log).scrollable_content_region.width
+        return width if width >= 20 else FALLBACK_RESULTS_WIDTH
+
+    def show_run(self) -> None:
+        """The selected run's results (standings, chart, crosstable) in the results log."""
+        row = self.selected_run()
+        self.shown_width = self.results_width()
+        if row is None:
+            self.shown_run = None
+            self.write_results([f"✗ error: cannot read the history database: "
+                                f"{self.history_error}" if self.history_error else
+                                "No tournament runs yet: choose a file and press r."])
+            return
+        self.shown_run = row.id
+        if row.results is None:
+            word = RUN_STATUS.get(row.status, (row.status, ""))[0]
+            self.write_results([f"Run {row.id} ({row.name}) has no results yet: "
+                                f"{row.games:,} games stored, {word}.",
+                                "Run its file again to continue it."])
+            return
+        self.write_results(format_results(row.results, self.shown_width).splitlines())
+
+    def write_results(self, lines: list[str]) -> None:
+        log = self.query_one("#tournaments-results", Log)
+        log.clear()
+        log.write_lines(lines)
+        log.scroll_home(animate=False)
+
+    def on_resize(self, event: Resize) -> None:
+        self.call_after_refresh(self.fit_results)
+
+    def fit_results(self) -> None:
+        """Redraw the results when the log's width changed (the chart follows it)."""
+        if not self.gone and self.results_width() != self.shown_width:
+            self.show_run()
