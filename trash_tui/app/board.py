@@ -12,6 +12,7 @@ the match is to be won from here.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
+from trash_tui.app.animation import chain_frames
 from trash_tui.app.controller import MatchController
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
 from trash_tui.app.table import LayoutView, PileView, TableView
@@ -38,7 +40,8 @@ from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.stats import wilson_interval
 
-BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}
+BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
+CHAIN_STEP = {"off": 0.0, "fast": 0.06, "normal": 0.22}  # between two steps of a chain
 _ACTION_KEYS = {
     "draw_stock": DRAW_STOCK, "draw_discard": DRAW_DISCARD, "swap": SWAP, "keep": KEEP,
     "call": CALL, "silent": SILENT,
@@ -74,6 +77,8 @@ class BoardScreen(Screen[None]):
         super().__init__()
         self.controller = controller
         self.delay = BOT_DELAY.get(animation, BOT_DELAY["normal"])
+        self.step = CHAIN_STEP.get(animation, CHAIN_STEP["normal"])
+        self.animating = False  # a chain is being shown step by step
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.waiting_for_summary = False
@@ -99,19 +104,52 @@ class BoardScreen(Screen[None]):
 
     # --- showing ---------------------------------------------------------------------
     def refresh_view(self) -> None:
+        """Show the table as it is now."""
         controller = self.controller
-        observation = controller.observation()
+        self.show(controller.observation(), len(controller.match.events))
+        self.query_one("#board-status", Static).update(self.status_text())
+        self.refresh_bindings()
+
+    def show(self, observation: Observation, events_upto: int) -> None:
+        """Show ``observation`` and log the events up to ``events_upto``."""
+        controller = self.controller
         self.query_one(TableView).update_view(observation, controller.names)
         self.query_one(PileView).update_view(observation)
         log = self.query_one(RichLog)
-        events = controller.match.events
-        for event in events[self.logged:]:
+        for event in controller.match.events[self.logged:events_upto]:
             line = describe_event(event, controller.names)
             if line:
                 log.write(line)
-        self.logged = len(events)
-        self.query_one("#board-status", Static).update(self.status_text())
-        self.refresh_bindings()
+        self.logged = max(self.logged, events_upto)
+
+    def make_move(self, move: Callable[[], object]) -> None:
+        """Make a move (the human's or a bot's) and show it: a chain step by step when
+        animated, then go on (``after_move``)."""
+        controller = self.controller
+        before = controller.observation()
+        start = len(controller.match.events)
+        move()
+        frames = chain_frames(before, controller.match.events[start:]) if self.step else []
+        if not frames:
+            self.refresh_view()
+            self.after_move()
+            return
+        self.animating = True
+        name = controller.names[before.to_move]
+        self.query_one("#board-status", Static).update(f"{name} plays a chain…")
+        self._next_frame(frames, start)
+
+    def _next_frame(self, frames: list[tuple[Observation, int]], start: int) -> None:
+        if not self.is_attached:
+            return
+        if not frames:
+            self.animating = False
+            self.refresh_view()
+            self.after_move()
+            return
+        observation, count = frames[0]
+        self.show(observation, start + count)
+        self.set_timer(self.step, lambda: self._next_frame(frames[1:], start))
 
     def status_text(self) -> str:
         controller = self.controller
@@ -144,12 +182,12 @@ class BoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
+        if self.animating:  # the last move is still being shown
+            return
         if action not in self.controller.legal():
             self.app.bell()
             return
-        self.controller.play(action)
-        self.refresh_view()
-        self.after_move()
+        self.make_move(lambda: self.controller.play(action))
 
     def action_draw_stock(self) -> None:
         self._take(DRAW_STOCK)
@@ -251,7 +289,7 @@ class BoardScreen(Screen[None]):
 
     def schedule_bots(self) -> None:
         if self.controller.over or self.controller.waiting_for_human or \
-                self.waiting_for_summary or self.bot_pending:
+                self.waiting_for_summary or self.bot_pending or self.animating:
             return
         self.bot_pending = True
         if self.delay:
@@ -268,12 +306,12 @@ class BoardScreen(Screen[None]):
         self.bot_pending = False
         if not self.is_attached or self.controller.over or self.waiting_for_summary:
             return
-        if not self.is_current:  # another screen is on top: on_screen_resume goes on
-            return
+        if not self.is_current or self.animating:  # on_screen_resume / the last frame
+            return                                   # go on from here
         if not self.controller.waiting_for_human:
-            self.controller.step_bot()
-            self.refresh_view()
-        self.after_move()
+            self.make_move(self.controller.step_bot)
+        else:
+            self.after_move()
 
     def show_standings(self) -> None:
         controller = self.controller
