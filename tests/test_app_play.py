@@ -78,3 +78,42 @@ async def test_the_lobby_starts_a_match_with_the_chosen_players() -> None:
         await pilot.pause()
         assert isinstance(app.screen, BoardScreen)
         assert len(app.screen.controller.seats) == 2
+
+
+async def test_two_humans_share_the_keyboard_and_each_sees_their_own_view() -> None:
+    app = create_app(Rules(start_size=3), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#lobby-players").value = 3
+        lobby.query_one("#lobby-humans").value = 2
+        lobby.query_one("#lobby-level").value = "greedy"
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        seats = board.controller.seats
+        assert [seat.is_human for seat in seats] == [True, True, False]
+        assert [seat.name for seat in seats[:2]] == ["You 1", "You 2"]
+        viewers = set()
+        for _ in range(300):
+            await pilot.pause()
+            if board.controller.waiting_for_human:
+                viewers.add(board.controller.viewer)
+                assert board.controller.viewer == board.controller.to_move
+                await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+            if viewers == {0, 1} or board.controller.over:
+                break
+        assert viewers == {0, 1}
+
+
+async def test_more_humans_than_players_is_refused_with_a_message() -> None:
+    app = create_app(Rules(), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#lobby-humans").value = 4
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)

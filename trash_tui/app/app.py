@@ -53,6 +53,8 @@ class LobbyScreen(Screen[None]):
     #lobby-menu Button { width: 100%; margin-bottom: 1; }
     #lobby-form { width: 1fr; height: auto; }
     #lobby-form Select { width: 100%; }
+    #lobby-table { height: auto; }
+    #lobby-table Vertical { width: 1fr; height: auto; }
     #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
     #lobby-continue-note { margin-top: 1; }
     """
@@ -89,10 +91,18 @@ class LobbyScreen(Screen[None]):
                     yield Button("Rules help", id="lobby-rules-help", compact=True)
                     yield Button("Quit", id="lobby-quit", compact=True)
                 with Vertical(id="lobby-form"):
-                    yield Label("Players at the table (you and bots)")
-                    yield Select([(f"{n} players", n) for n in range(2, 9)],
-                                 value=min(8, max(2, len(settings.seats))),
-                                 allow_blank=False, id="lobby-players")
+                    with Horizontal(id="lobby-table"):
+                        with Vertical():
+                            yield Label("Players at the table")
+                            yield Select([(f"{n} players", n) for n in range(2, 9)],
+                                         value=min(8, max(2, len(settings.seats))),
+                                         allow_blank=False, id="lobby-players")
+                        with Vertical():
+                            yield Label("Humans (hot seat)")
+                            yield Select([(f"{n} human{'s' if n > 1 else ''}", n)
+                                          for n in range(1, 9)],
+                                         value=max(1, settings.seats.count(HUMAN)),
+                                         allow_blank=False, id="lobby-humans")
                     yield Label("Opponents")
                     yield Select([(name, name) for name in LEVELS], value=level,
                                  allow_blank=False, id="lobby-level")
@@ -165,17 +175,23 @@ class LobbyScreen(Screen[None]):
     def chosen_seats(self) -> list[Any]:
         """The seats the form shows: the settings' own line-up while it is unchanged."""
         players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
+        humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
         level = str(self.query_one("#lobby-level", Select).value)
         seats = list(self.trash_app.settings.seats)
         bots = [s for s in seats if s != HUMAN]
         first_level = _level_of(bots[0]) if bots else None
-        if len(seats) == players and (first_level or "normal") == level:
+        if len(seats) == players and seats.count(HUMAN) == humans and \
+                (first_level or "normal") == level:
             return seats
-        return [HUMAN] + [level] * (players - 1)
+        return [HUMAN] * humans + [level] * (players - humans)
 
     def action_new_match(self) -> None:
         rules = self.chosen_rules()
         seats = self.chosen_seats()
+        if len(seats) > int(self.query_one("#lobby-players", Select).value):  # type: ignore[arg-type]
+            self.notify("More humans than players: choose more players or fewer humans.",
+                        severity="error")
+            return
         if rules.free_draws and len(seats) != 2:
             self.notify("Free draws are a 2-player rule: choose 2 players or other rules.",
                         severity="error")
