@@ -61,6 +61,12 @@ CREATE TABLE IF NOT EXISTS matches (
     result TEXT,
     record TEXT
 );
+CREATE TABLE IF NOT EXISTS players (
+    identity TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    first_seen REAL NOT NULL,
+    last_seen REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS matches_by_owner ON matches (owner, status, updated);
 CREATE TABLE IF NOT EXISTS match_actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -295,3 +301,20 @@ class History:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
             self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
+    # --- players (SSH identities) --------------------------------------------------------
+    def player_name(self, identity: str) -> str | None:
+        """The display name registered for ``identity`` (a key fingerprint), or None."""
+        row = self.db.execute("SELECT name FROM players WHERE identity = ?",
+                              (identity,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def register_player(self, identity: str, name: str) -> None:
+        """Register ``identity`` with a display name, or update its name and last visit."""
+        now = time.time()
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "INSERT INTO players (identity, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(identity) DO UPDATE SET name = excluded.name, "
+                "last_seen = excluded.last_seen", (identity, name, now, now))

@@ -9,13 +9,18 @@ so the lobby appears quickly.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
+import signal
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,11 +31,12 @@ from textual.widgets import Button, Footer, Label, Select, Static
 from bots.base import BotError
 from trash_tui import __version__
 from trash_tui.app.controller import HUMAN, MatchController, make_seats
+from trash_tui.app.remote import GoodbyeScreen, NameScreen
 from trash_tui.app.too_small import check_size
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules, RulesError
-from trash_tui.settings import LEVELS, Settings
+from trash_tui.settings import LEVELS, Settings, SettingsError, save_settings
 
 LOCAL_OWNER = "local"
 
@@ -131,6 +137,7 @@ class LobbyScreen(Screen[None]):
         return app
 
     def on_mount(self) -> None:
+        self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
         self.show_unfinished()
 
     def on_screen_resume(self) -> None:
@@ -210,8 +217,13 @@ class TrashApp(App[None]):
     def __init__(self, settings: Settings, *, seed: int | None = None,
                  play_now: bool = False, problems: Sequence[str] = (),
                  settings_path: Path | None = None, owner: str = LOCAL_OWNER,
-                 tournaments_dir: Path | None = None) -> None:
+                 tournaments_dir: Path | None = None, remote: bool = False,
+                 idle_timeout: float = 0.0) -> None:
         super().__init__()
+        self.remote = remote  # a player over SSH: no tournaments, no suspend, a name
+        self.idle_timeout = idle_timeout  # seconds without input before goodbye (0: never)
+        self.last_input = time.monotonic()
+        self.leaving = False
         self.settings = settings
         self.seed = seed
         self.play_now = play_now
@@ -260,7 +272,75 @@ class TrashApp(App[None]):
                         severity="warning", timeout=12)
         if self.play_now:
             self.start_match(self.rules, self.seats)
+        if self.remote:
+            self.welcome_remote_player()
+        if self.idle_timeout > 0:
+            self.set_interval(min(5.0, self.idle_timeout / 4), self.check_player_idle)
         check_size(self)
+
+    # --- players over SSH ----------------------------------------------------------------
+    def welcome_remote_player(self) -> None:
+        """Stop cleanly on SIGTERM; ask a new key for a name; offer the unfinished match."""
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.server_stopping)
+        history = self.history
+        name = history.player_name(self.owner) if history is not None else None
+        if name is None:
+            self.push_screen(NameScreen(self.settings.name), callback=self.set_player_name)
+        else:
+            if history is not None:
+                history.register_player(self.owner, name)
+            self.settings = replace(self.settings, name=name)
+        if self.unfinished_match() is not None:
+            self.notify("Your unfinished match is waiting: press c to continue it.",
+                        timeout=10)
+
+    def set_player_name(self, name: str | None) -> None:
+        if not name:
+            return
+        self.settings = replace(self.settings, name=name)
+        if self.history is not None:
+            self.history.register_player(self.owner, name)
+        if self.settings_path is not None:
+            with contextlib.suppress(OSError, SettingsError):
+                save_settings(self.settings, self.settings_path)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |
+                      events.MouseScrollUp):
+            self.last_input = time.monotonic()
+        await super().on_event(event)
+
+    def check_player_idle(self) -> None:
+        idle = time.monotonic() - self.last_input
+        if self.idle_timeout > 0 and idle >= self.idle_timeout and not self.leaving:
+            minutes = max(1, round(self.idle_timeout / 60))
+            self.say_goodbye(f"No key pressed for {minutes} minute"
+                             f"{'s' if minutes != 1 else ''}. Your match is saved: come "
+                             "back and press c to continue it.")
+
+    def server_stopping(self) -> None:
+        self.say_goodbye("The server is stopping. Your match is saved: come back later "
+                         "and press c to continue it.", delay=2.0)
+
+    def say_goodbye(self, message: str, delay: float = 3.0) -> None:
+        """Show ``message`` over everything, then exit."""
+        if self.leaving:
+            return
+        self.leaving = True
+        self.push_screen(GoodbyeScreen(message))
+        self.set_timer(delay, self.exit)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_tournaments":
+            return not self.remote  # tournaments use the server's CPU: not over SSH
+        return True
+
+    def action_suspend_process(self) -> None:
+        if self.remote:
+            self.notify("Suspending is not available over SSH.", severity="warning")
+            return
+        super().action_suspend_process()
 
     def on_resize(self, event: Resize) -> None:
         check_size(self)
@@ -348,6 +428,10 @@ class TrashApp(App[None]):
     def action_open_tournaments(self) -> None:
         from trash_tui.app.tournaments_screen import TournamentsScreen
 
+        if self.remote:
+            self.notify("Tournaments run on the server's own machine, not over SSH.",
+                        severity="warning")
+            return
         path = self.settings.history_path()
         self.push_screen(TournamentsScreen(self.tournaments_dir, path.parent / "runs", path))
 
@@ -374,8 +458,9 @@ class TrashApp(App[None]):
                                 self.continue_match)
         yield SystemCommand("Match history", "Finished matches and their replays",
                             self.action_open_history)
-        yield SystemCommand("Tournaments", "Run bot tournaments and see their results",
-                            self.action_open_tournaments)
+        if not self.remote:
+            yield SystemCommand("Tournaments", "Run bot tournaments and see their results",
+                                self.action_open_tournaments)
         yield SystemCommand("Settings", "House rules, seats, animation, theme and keys",
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",
@@ -412,7 +497,8 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
                theme: str | None = None, play_now: bool = False, *,
                settings: Settings | None = None, problems: Sequence[str] = (),
                settings_path: Path | None = None, owner: str = LOCAL_OWNER,
-               tournaments_dir: Path | None = None) -> TrashApp:
+               tournaments_dir: Path | None = None, remote: bool = False,
+               idle_timeout: float = 0.0) -> TrashApp:
     """The app, as ``trash`` and the tests build it: ``settings`` (default: the built-in
     defaults, never the user's file) with ``rules``, ``seats``, ``animation`` and ``theme``
     overriding it when given."""
@@ -424,4 +510,5 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
     if changes:
         base = replace(base, **changes)
     return TrashApp(base, seed=seed, play_now=play_now, problems=problems,
-                    settings_path=settings_path, owner=owner, tournaments_dir=tournaments_dir)
+                    settings_path=settings_path, owner=owner, tournaments_dir=tournaments_dir,
+                    remote=remote, idle_timeout=idle_timeout)

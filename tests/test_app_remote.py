@@ -1,0 +1,126 @@
+"""The app as an SSH player sees it: a name on first visit, their own matches only, the
+idle goodbye, the server stopping, and no tournaments (Textual pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from trash_tui.app.app import LobbyScreen, create_app
+from trash_tui.app.board import BoardScreen
+from trash_tui.app.remote import GoodbyeScreen, NameScreen, name_problem
+from trash_tui.history import History
+from trash_tui.rules import Rules
+from trash_tui.settings import default_history_path, load_settings
+
+ALICE = "SHA256:alice-key-fingerprint"
+BOB = "SHA256:bob-key-fingerprint"
+
+
+def remote_app(owner: str, path: Path, **options):
+    return create_app(Rules(start_size=4), ["human", "greedy"], seed=3, animation="off",
+                      owner=owner, remote=True, settings_path=path, **options)
+
+
+async def test_a_new_key_chooses_a_name_that_is_kept_for_the_next_visit(tmp_path: Path) -> None:
+    path = tmp_path / "alice.toml"
+    app = remote_app(ALICE, path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        app.screen.query_one("Input").value = ""
+        await pilot.press(*"Alice", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.settings.name == "Alice"
+    with History(default_history_path()) as history:
+        assert history.player_name(ALICE) == "Alice"
+    settings, problems = load_settings(path)
+    assert problems == [] and settings.name == "Alice"
+
+    again = remote_app(ALICE, path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, LobbyScreen)  # no question the second time
+        await pilot.press("n")
+        await pilot.pause()
+        board = again.screen
+        assert isinstance(board, BoardScreen)
+        assert board.controller.names[0] == "Alice"
+
+
+async def test_an_empty_name_is_refused_with_a_reason(tmp_path: Path) -> None:
+    assert name_problem("   ") and name_problem("x" * 25) and name_problem("Bob") is None
+    app = remote_app(BOB, tmp_path / "bob.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NameScreen)
+        screen.query_one("Input").value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "Type a name" in str(screen.query_one("#name-problem").render())
+
+
+async def test_players_see_only_their_own_matches(tmp_path: Path) -> None:
+    with History(default_history_path()) as history:
+        history.register_player(ALICE, "Alice")
+        history.register_player(BOB, "Bob")
+    alice = remote_app(ALICE, tmp_path / "a.toml")
+    async with alice.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("n", "s")
+        await pilot.pause()
+    bob = remote_app(BOB, tmp_path / "b.toml")
+    async with bob.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert bob.unfinished_match() is None
+        assert bob.screen.query_one("#lobby-continue").disabled
+    alice_again = remote_app(ALICE, tmp_path / "a.toml")
+    async with alice_again.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        assert alice_again.unfinished_match() is not None
+        toasts = " ".join(str(t.render()) for t in alice_again.screen.query("Toast"))
+        assert "press c to continue" in toasts
+
+
+async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) -> None:
+    with History(default_history_path()) as history:
+        history.register_player(ALICE, "Alice")
+    app = remote_app(ALICE, tmp_path / "a.toml", idle_timeout=0.2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, GoodbyeScreen):
+                break
+        assert isinstance(app.screen, GoodbyeScreen)
+        assert "No key pressed" in str(app.screen.query_one("#goodbye").render())
+        await asyncio.sleep(3.3)
+    assert app.return_code == 0
+
+
+async def test_the_server_stopping_says_goodbye(tmp_path: Path) -> None:
+    with History(default_history_path()) as history:
+        history.register_player(ALICE, "Alice")
+    app = remote_app(ALICE, tmp_path / "a.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.server_stopping()
+        await pilot.pause()
+        assert isinstance(app.screen, GoodbyeScreen)
+        assert "server is stopping" in str(app.screen.query_one("#goodbye").render())
+
+
+async def test_tournaments_are_not_offered_over_ssh(tmp_path: Path) -> None:
+    with History(default_history_path()) as history:
+        history.register_player(ALICE, "Alice")
+    app = remote_app(ALICE, tmp_path / "a.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#lobby-tournaments").disabled
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Tournaments" not in titles

@@ -1,0 +1,98 @@
+"""Screens for players who come in over SSH: choosing a display name, and goodbye.
+
+``NameScreen`` asks a new player (a key seen for the first time) for the name shown at
+the table; it dismisses with the name. ``GoodbyeScreen`` covers the app with a last
+message (idle too long, the server is stopping) just before the app exits.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+NAME_MAX_LENGTH = 24
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a display name, or None."""
+    cleaned = name.strip()
+    if not cleaned:
+        return "Type a name (it is shown at the table)."
+    if len(cleaned) > NAME_MAX_LENGTH:
+        return f"At most {NAME_MAX_LENGTH} characters."
+    if not cleaned.isprintable():
+        return "Letters, digits, spaces and punctuation only."
+    return None
+
+
+class NameScreen(ModalScreen[str]):
+    """Welcome: the player chooses the name shown at the table."""
+
+    DEFAULT_CSS = """
+    NameScreen { align: center middle; }
+    #name-box { width: 60; max-width: 100%; height: auto; padding: 1 2;
+                border: thick $accent; background: $surface; }
+    #name-title { text-style: bold; margin-bottom: 1; }
+    #name-problem { color: $text-error; height: auto; }
+    #name-box Button { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "keep", "Keep this name", id="keep-name"),
+    ]
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__()
+        self.suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="name-box"):
+            yield Label("Welcome to Trash!", id="name-title")
+            yield Static("Your key is new here. Choose the name the table shows for you "
+                         "(you can change it later in Settings).")
+            yield Input(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
+            yield Static("", id="name-problem")
+            yield Button("Sit down", id="name-ok", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, _: Input.Submitted) -> None:
+        self.choose()
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.choose()
+
+    def action_keep(self) -> None:
+        self.query_one(Input).value = self.query_one(Input).value or self.suggestion
+        self.choose()
+
+    def choose(self) -> None:
+        name = self.query_one(Input).value
+        problem = name_problem(name)
+        if problem:
+            self.query_one("#name-problem", Static).update(f"✗ {problem}")
+            return
+        self.dismiss(name.strip())
+
+
+class GoodbyeScreen(ModalScreen[None]):
+    """The app's last words before it exits."""
+
+    DEFAULT_CSS = """
+    GoodbyeScreen { align: center middle; }
+    #goodbye { width: 64; max-width: 100%; height: auto; padding: 1 2;
+               border: thick $warning; background: $surface; }
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Goodbye!\n\n{self.message}", id="goodbye")

@@ -1,0 +1,74 @@
+"""One SSH player's app: the child process ``trash serve`` starts for each session.
+
+The server runs ``python -m trash_tui.ssh.session`` on a fresh pseudo-terminal and passes
+who the player is and where things live in the environment (never in arguments):
+
+- ``TRASH_TUI_PLAYER``: the player's identity (a key's SHA256 fingerprint, or
+  ``password:<user>``); their matches and settings belong to it;
+- ``TRASH_TUI_HISTORY``: the history database all sessions share;
+- ``TRASH_TUI_PLAYERS_DIR``: the folder of per-player settings files;
+- ``TRASH_TUI_IDLE_TIMEOUT``: seconds without input before the app says goodbye (0: never).
+
+The child makes the terminal its controlling terminal first, so window resizes arrive as
+SIGWINCH and a dropped connection as SIGHUP. SIGTERM (the server stopping) makes the app
+say goodbye and exit; every match is already saved after every action.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import sys
+import termios
+from pathlib import Path
+
+PLAYER_ENV = "TRASH_TUI_PLAYER"
+PLAYERS_DIR_ENV = "TRASH_TUI_PLAYERS_DIR"
+IDLE_ENV = "TRASH_TUI_IDLE_TIMEOUT"
+
+
+def take_controlling_tty() -> None:
+    """Make stdin's terminal this process's controlling terminal (it leads a new session)."""
+    if not os.isatty(0):
+        return
+    if os.getsid(0) != os.getpid():
+        with contextlib.suppress(PermissionError):  # already a session leader
+            os.setsid()
+    with contextlib.suppress(OSError):  # already ours, or not allowed: resizes then come
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # by the in-band protocol
+
+
+def settings_file(players_dir: Path, identity: str) -> Path:
+    """A player's own settings file: named after a hash of their identity."""
+    return players_dir / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.toml"
+
+
+def main() -> None:
+    take_controlling_tty()
+    from trash_tui.app.app import create_app
+    from trash_tui.history import default_history_path
+    from trash_tui.settings import load_settings
+
+    identity = os.environ.get(PLAYER_ENV, "").strip()
+    if not identity:
+        print("trash: no player identity: this program is started by 'trash serve'",
+              file=sys.stderr)
+        sys.exit(2)
+    players_dir = Path(os.environ.get(PLAYERS_DIR_ENV) or default_history_path().parent /
+                       "players")
+    try:
+        idle = max(0.0, float(os.environ.get(IDLE_ENV) or 0))
+    except ValueError:
+        idle = 0.0
+    path = settings_file(players_dir, identity)
+    settings, problems = load_settings(path)
+    app = create_app(settings=settings, problems=problems, settings_path=path,
+                     owner=identity, remote=True, idle_timeout=idle)
+    app.run()
+    sys.exit(app.return_code or 0)
+
+
+if __name__ == "__main__":
+    main()
