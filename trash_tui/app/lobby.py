@@ -1,0 +1,192 @@
+"""The lobby: where everything starts.
+
+A new match (players, humans at this keyboard, the opponents' level, the rules), continue
+the unfinished match, and the way to the other screens (history, tournaments, settings,
+rules help). The form starts from the user's settings; while it is left as the settings
+say, the settings' own line-up (mixed levels, bot tables) is used as it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, Select, Static
+
+from trash_tui import __version__
+from trash_tui.app.controller import HUMAN
+from trash_tui.presets import PRESETS, preset_name_of
+from trash_tui.rules import Rules
+from trash_tui.settings import LEVELS
+
+if TYPE_CHECKING:
+    from trash_tui.app.app import TrashApp
+
+
+def _level_of(spec: Any) -> str | None:
+    """The lobby's level name for a seat spec, or None when the spec is richer."""
+    return spec if isinstance(spec, str) and spec in LEVELS else None
+
+
+class LobbyScreen(Screen[None]):
+    """Where everything starts: a new match, continue, history, tournaments, settings."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { align: center middle; }
+    #lobby { width: 78; max-width: 100%; height: auto; border: round $accent;
+             padding: 0 1; }
+    #lobby-title { text-style: bold; width: 100%; content-align: center middle;
+                   margin-bottom: 1; }
+    #lobby-menu { width: 24; height: auto; margin-right: 2; }
+    #lobby-menu Button { width: 100%; margin-bottom: 1; }
+    #lobby-form { width: 1fr; height: auto; }
+    #lobby-form Select { width: 100%; }
+    #lobby-table { height: auto; }
+    #lobby-table Vertical { width: 1fr; height: auto; }
+    #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
+    #lobby-continue-note { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_match", "New match", id="new-match"),
+        Binding("c", "continue_match", "Continue", id="continue-match"),
+        Binding("h", "app.open_history", "History", id="open-history"),
+        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments"),
+        Binding("s", "app.open_settings", "Settings", id="open-settings"),
+        Binding("r", "app.open_rules", "Rules", id="open-rules"),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        app = self.trash_app
+        settings = app.settings
+        preset = preset_name_of(settings.rules)
+        rules_choices = [(name, name) for name in PRESETS]
+        if preset is None:
+            rules_choices.insert(0, ("your house rules", "custom"))
+        levels = [_level_of(s) for s in settings.seats if s != HUMAN]
+        level = levels[0] if levels and levels[0] is not None else "normal"
+        with Vertical(id="lobby"):
+            yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
+            with Horizontal():
+                with Vertical(id="lobby-menu"):
+                    yield Button("New match", id="lobby-start", variant="primary",
+                                 compact=True)
+                    yield Button("Continue", id="lobby-continue", compact=True)
+                    yield Button("History", id="lobby-history", compact=True)
+                    yield Button("Tournaments", id="lobby-tournaments", compact=True)
+                    yield Button("Settings", id="lobby-settings", compact=True)
+                    yield Button("Rules help", id="lobby-rules-help", compact=True)
+                    yield Button("Quit", id="lobby-quit", compact=True)
+                with Vertical(id="lobby-form"):
+                    with Horizontal(id="lobby-table"):
+                        with Vertical():
+                            yield Label("Players at the table")
+                            yield Select([(f"{n} players", n) for n in range(2, 9)],
+                                         value=min(8, max(2, len(settings.seats))),
+                                         allow_blank=False, id="lobby-players")
+                        with Vertical():
+                            yield Label("Humans (hot seat)")
+                            yield Select([(f"{n} human{'s' if n > 1 else ''}", n)
+                                          for n in range(1, 9)],
+                                         value=max(1, settings.seats.count(HUMAN)),
+                                         allow_blank=False, id="lobby-humans")
+                    yield Label("Opponents")
+                    yield Select([(name, name) for name in LEVELS], value=level,
+                                 allow_blank=False, id="lobby-level")
+                    yield Label("Rules")
+                    yield Select(rules_choices, value=preset or "custom", allow_blank=False,
+                                 id="lobby-rules")
+                    yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
+                    yield Static("", id="lobby-continue-note")
+        yield Footer()
+
+    @staticmethod
+    def rules_note(choice: str) -> str:
+        if choice == "custom":
+            return "The house rules saved in your settings (see Rules help)."
+        return PRESETS[choice].description
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "lobby-rules":
+            self.query_one("#lobby-rules-note", Static).update(
+                self.rules_note(str(event.value)))
+
+    @property
+    def trash_app(self) -> TrashApp:
+        return cast("TrashApp", self.app)
+
+    def on_mount(self) -> None:
+        self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
+        self.show_unfinished()
+
+    def on_screen_resume(self) -> None:
+        self.show_unfinished()
+
+    def show_unfinished(self) -> None:
+        """Enable Continue when there is an unfinished match, and say which one."""
+        row = self.trash_app.unfinished_match()
+        button = self.query_one("#lobby-continue", Button)
+        note = self.query_one("#lobby-continue-note", Static)
+        button.disabled = row is None
+        if row is None:
+            note.update("No unfinished match.")
+        else:
+            note.update(f"Continue: {len(row.names)} players, deal {max(1, row.deals)}, "
+                        f"{row.actions} moves so far.")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue_match":
+            return self.trash_app.unfinished_match() is not None
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {
+            "lobby-start": self.action_new_match,
+            "lobby-continue": self.action_continue_match,
+            "lobby-history": self.trash_app.action_open_history,
+            "lobby-tournaments": self.trash_app.action_open_tournaments,
+            "lobby-settings": self.trash_app.action_open_settings,
+            "lobby-rules-help": self.trash_app.action_open_rules,
+            "lobby-quit": self.app.exit,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def chosen_rules(self) -> Rules:
+        choice = str(self.query_one("#lobby-rules", Select).value)
+        return self.trash_app.settings.rules if choice == "custom" else PRESETS[choice].rules
+
+    def chosen_seats(self) -> list[Any]:
+        """The seats the form shows: the settings' own line-up while it is unchanged."""
+        players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
+        humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
+        level = str(self.query_one("#lobby-level", Select).value)
+        seats = list(self.trash_app.settings.seats)
+        bots = [s for s in seats if s != HUMAN]
+        first_level = _level_of(bots[0]) if bots else None
+        if len(seats) == players and seats.count(HUMAN) == humans and \
+                (first_level or "normal") == level:
+            return seats
+        return [HUMAN] * humans + [level] * (players - humans)
+
+    def action_new_match(self) -> None:
+        rules = self.chosen_rules()
+        seats = self.chosen_seats()
+        if len(seats) > int(self.query_one("#lobby-players", Select).value):  # type: ignore[arg-type]
+            self.notify("More humans than players: choose more players or fewer humans.",
+                        severity="error")
+            return
+        if rules.free_draws and len(seats) != 2:
+            self.notify("Free draws are a 2-player rule: choose 2 players or other rules.",
+                        severity="error")
+            return
+        self.trash_app.start_match(rules, seats)
+
+    def action_continue_match(self) -> None:
+        self.trash_app.continue_match()
