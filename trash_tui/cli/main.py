@@ -14,6 +14,7 @@ from bots.base import BotError
 from bots.runner import BotFailure
 from trash_tui import __version__
 from trash_tui.cli.bots_cmd import bots_group
+from trash_tui.cli.neighbor_cmd import neighbor_group
 from trash_tui.cli.play_cmd import lobby_command, play_command, run_app
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group
@@ -40,6 +41,7 @@ cli.add_command(simulate_command)
 cli.add_command(replay_command)
 cli.add_command(play_command)
 cli.add_command(lobby_command)
+cli.add_command(neighbor_group)
 cli.add_command(tournament_group)
 
 

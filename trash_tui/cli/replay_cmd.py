@@ -10,17 +10,29 @@ from trash_tui.engine.deal import Deal
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.record import RecordError, check_records, load_records
 
+NEIGHBOR_KIND = "help-your-neighbor"
+
 
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--check", is_flag=True, help="Only replay and compare; exit 1 on any "
               "difference.")
 def replay_command(file: str, check: bool) -> None:
-    """Print the log of a recorded match (or of every record in a JSON Lines file).
+    """Print the log of a recorded match (or of every record in a JSON Lines file);
+    Help Your Neighbor records are replayed as ``trash neighbor replay`` does.
 
     The whole file is replayed and checked first; a corrupt or tampered record is
     reported and nothing is printed from it."""
     records = load_records(file)
+    kinds = {r.get("kind") for r in records if isinstance(r, dict)}
+    if NEIGHBOR_KIND in kinds:
+        if kinds != {NEIGHBOR_KIND}:
+            raise click.ClickException(f"{file}: mixes Help Your Neighbor records with Trash "
+                                       "records; replay them from separate files")
+        from trash_tui.cli.neighbor_cmd import replay_command as neighbor_replay
+
+        click.get_current_context().invoke(neighbor_replay, file=file, check=check)
+        return
     try:
         games = check_records(records)
     except RecordError as exc:

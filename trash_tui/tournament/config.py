@@ -3,6 +3,7 @@
 A file looks like this (``tournaments/round-robin.toml`` is a commented example)::
 
     name = "The bot ladder"   # optional; default: the file's stem
+    game = "trash"            # or "help-your-neighbor" (default "trash")
     seed = 2026               # required integer
     players = 2               # table size, 2..8 (default 2)
     format = "round-robin"    # or "gauntlet" (then gauntlet = "<bot name>")
@@ -34,6 +35,12 @@ Every problem is a ``TournamentError`` with one line ``path:LINE: key: what is w
 what is allowed`` (``path: key: ...`` when the key is not in the file). Items of
 ``[[bots]]`` are named ``bots[N]``, counting from 1 in file order, e.g. ``bots[2].mistakes``.
 A bot given as a path is resolved relative to the folder of the TOML file.
+
+``game = "help-your-neighbor"`` plays the dice game of RULES.md (003) instead: 3 to 8
+players (default 4), ``matches`` only (one match is one game), no ``[rules]``, and bots
+from ``bots.neighbor.NEIGHBOR_BOTS`` (``random``, ``smart``; the only key besides ``name``
+and ``bot`` is ``seed``). With ``duplicate`` a board's dice seed is replayed in every seat
+rotation, as a Trash board's deck is.
 """
 
 from __future__ import annotations
@@ -50,14 +57,19 @@ from pathlib import Path
 from typing import Any
 
 from bots.base import BotError
+from bots.neighbor import NEIGHBOR_BOTS, neighbor_bot_from_spec
 from bots.registry import make_bot
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
+from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.rules import Rules, RulesError, key_text
 from trash_tui.rules_file import rules_from_table
 
-TOP_KEYS = ("name", "seed", "players", "format", "gauntlet", "matches", "deals", "duplicate",
-            "time_limit", "rules", "bots", "stop")
+TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
+            "duplicate", "time_limit", "rules", "bots", "stop")
 FORMATS = ("round-robin", "gauntlet")
+TRASH, NEIGHBOR = "trash", "help-your-neighbor"
+GAMES = (TRASH, NEIGHBOR)
+NEIGHBOR_DEFAULT_PLAYERS = 4
 UNITS = ("matches", "deals")
 STOP_RULES = ("fixed", "sprt")
 STOP_KEYS = ("rule", "elo0", "elo1", "alpha", "beta")
@@ -102,6 +114,7 @@ class TournamentConfig:
     ``unit`` says whether a game is a whole match or a single deal. With ``duplicate`` each
     board is played in every cyclic seat rotation (``players`` games per board).
     ``gauntlet`` is the name of the bot facing the rest (``None`` for a round-robin).
+    ``game`` is "trash" or "help-your-neighbor" (whose ``rules`` are unused defaults).
     """
 
     path: Path
@@ -117,6 +130,7 @@ class TournamentConfig:
     duplicate: bool = False
     time_limit: float | None = None
     stop: StopRule = field(default_factory=StopRule)
+    game: str = TRASH
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -224,6 +238,7 @@ class _Loader:
         self.path = path
         self.text = text
         self.doc = document
+        self.game = TRASH
 
     def error(self, label: str, message: str, key: str | None = None, table: str = "",
               index: int | None = None) -> TournamentError:
@@ -247,15 +262,17 @@ class _Loader:
         name = self.doc.get("name", self.path.stem)
         if not isinstance(name, str) or not name.strip():
             raise self.top_error("name", f"expected a non-empty string, got {name!r}")
+        game = self.doc.get("game", TRASH)
+        if game not in GAMES:
+            raise self.top_error("game", "expected one of " + ", ".join(map(repr, GAMES))
+                                 + f", got {game!r}")
+        self.game = game
         if "seed" not in self.doc:
             raise self.top_error("seed", "missing; give an integer such as seed = 2026")
         seed = self.doc["seed"]
         if not _is_int(seed):
             raise self.top_error("seed", f"expected an integer, got {seed!r}")
-        players = self.doc.get("players", 2)
-        if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise self.top_error("players", f"expected an integer from {MIN_PLAYERS} to "
-                                            f"{MAX_PLAYERS} (the table size), got {players!r}")
+        players = self.players()
         fmt = self.doc.get("format", "round-robin")
         if fmt not in FORMATS:
             raise self.top_error("format", "expected one of " + ", ".join(map(repr, FORMATS))
@@ -268,7 +285,7 @@ class _Loader:
         if time_limit is not None and not (_is_number(time_limit) and time_limit > 0):
             raise self.top_error("time_limit", "expected a number of seconds above 0, got "
                                                f"{time_limit!r}")
-        rules = self.rules(players)
+        rules = self.rules(players) if game == TRASH else self.no_rules()
         bots = self.bots()
         if len(bots) < players:
             raise self.top_error("players", f"a table of {players} needs at least {players} "
@@ -279,9 +296,32 @@ class _Loader:
         return TournamentConfig(
             path=self.path, name=name, seed=seed, rules=rules, bots=bots, players=players,
             format=fmt, gauntlet=gauntlet, unit=unit, games=games, duplicate=duplicate,
-            time_limit=None if time_limit is None else float(time_limit), stop=stop)
+            time_limit=None if time_limit is None else float(time_limit), stop=stop,
+            game=game)
+
+    def players(self) -> int:
+        if self.game == NEIGHBOR:
+            low, high = neighbor_engine.MIN_PLAYERS, neighbor_engine.MAX_PLAYERS
+            players = self.doc.get("players", NEIGHBOR_DEFAULT_PLAYERS)
+        else:
+            low, high = MIN_PLAYERS, MAX_PLAYERS
+            players = self.doc.get("players", 2)
+        if not _is_int(players) or not low <= players <= high:
+            raise self.top_error("players", f"expected an integer from {low} to {high} "
+                                            f"(the table size), got {players!r}")
+        return players
+
+    def no_rules(self) -> Rules:
+        """Help Your Neighbor has no house rules: a [rules] table is a mistake."""
+        if "rules" in self.doc:
+            raise self.top_error("rules", "Help Your Neighbor has no house rules; remove the "
+                                          "[rules] table (it is for game = \"trash\")")
+        return Rules()
 
     def games(self) -> tuple[str, int]:
+        if self.game == NEIGHBOR and "deals" in self.doc:
+            raise self.top_error("deals", "Help Your Neighbor has no deals (one match is one "
+                                          "game); use matches = N")
         given = [unit for unit in UNITS if unit in self.doc]
         if not given:
             raise self.top_error("matches", "missing; give matches = N (whole matches per "
@@ -350,6 +390,8 @@ class _Loader:
             raise self.bot_error(number, "bot", "missing; say which bot with bot = \"NAME\" "
                                  "(a registry name, package.module:Class or a .py file)")
         name = item.get("name", reference)
+        if self.game == NEIGHBOR:
+            return self.neighbor_bot(number, item, name, reference)
         spec = {"bot": resolve_bot_reference(reference, self.path.parent)}
         spec.update((k, v) for k, v in item.items() if k not in ("name", "bot"))
         try:
@@ -364,6 +406,22 @@ class _Loader:
             raise self.bot_error(number, "bot" if "bot" in item else "name",
                                  f"bot {reference} failed to start: "
                                  f"{type(exc).__name__}: {exc}") from None
+        return BotEntry(name, spec)
+
+    def neighbor_bot(self, number: int, item: dict[str, Any], name: str,
+                     reference: str) -> BotEntry:
+        """A Help Your Neighbor bot: a name from NEIGHBOR_BOTS and an optional seed."""
+        key = "bot" if "bot" in item else "name"
+        if reference not in NEIGHBOR_BOTS:
+            raise self.bot_error(number, key, f"unknown Help Your Neighbor bot {reference!r}; "
+                                 "known bots are " + ", ".join(NEIGHBOR_BOTS))
+        spec = {"bot": reference}
+        spec.update((k, v) for k, v in item.items() if k not in ("name", "bot"))
+        try:
+            neighbor_bot_from_spec(spec)
+        except BotError as exc:
+            bad = next((k for k in item if k not in ("name", "bot")), key)
+            raise self.bot_error(number, bad, str(exc)) from None
         return BotEntry(name, spec)
 
     def gauntlet(self, fmt: str, bots: tuple[BotEntry, ...]) -> str | None:
@@ -465,13 +523,15 @@ def canonical_config(config: TournamentConfig) -> dict[str, Any]:
     Left out: the tournament ``name`` and the file's ``path`` (labels and locations only).
     Kept: the bots' labels (records and tables name bots by them), their order (it fixes
     the schedule's bot indices), the game count and the stop rule (they fix which games
-    exist). SPRT bounds count only when ``rule = "sprt"``.
+    exist). SPRT bounds count only when ``rule = "sprt"``. A Help Your Neighbor
+    tournament adds ``game`` and has no rules; a Trash one leaves ``game`` out, so its
+    fingerprint is what it was before there was a second game.
     """
     stop: dict[str, Any] = {"rule": config.stop.kind}
     if config.stop.kind == "sprt":
         stop.update(elo0=config.stop.elo0, elo1=config.stop.elo1, alpha=config.stop.alpha,
                     beta=config.stop.beta)
-    return {
+    canonical: dict[str, Any] = {
         "fingerprint_version": FINGERPRINT_VERSION,
         "seed": config.seed,
         "rules": config.rules.to_dict(),
@@ -485,6 +545,10 @@ def canonical_config(config: TournamentConfig) -> dict[str, Any]:
         "stop": stop,
         "bots": [{"name": bot.name, "spec": _canonical_spec(bot.spec)} for bot in config.bots],
     }
+    if config.game != TRASH:
+        canonical["game"] = config.game
+        del canonical["rules"]
+    return canonical
 
 
 def config_fingerprint(config: TournamentConfig) -> str:

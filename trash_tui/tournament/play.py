@@ -4,6 +4,11 @@ A game's bots are built afresh from their specs with seeds derived from the game
 so a game's result depends only on the configuration and the game itself: never on the
 worker, the executor or what ran before. A bot that fails forfeits: it takes the last
 place, the others are ranked by how far they got.
+
+A Help Your Neighbor game (``config.game``) is one game from the board's dice seed: the
+winner is first, the others are ranked by markers covered (more is better; equal counts
+share a place). Its result has the same keys as a Trash game's, with ``deals`` 1 and
+``turns`` the number of rolls.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bots.neighbor import neighbor_bot_from_spec, play_neighbor
 from bots.registry import make_bot
 from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
@@ -19,7 +25,9 @@ from trash_tui.engine.deal import Deal
 from trash_tui.engine.match import Match
 from trash_tui.engine.record import deal_record, match_record
 from trash_tui.engine.rng import Rng, derive_seed
-from trash_tui.tournament.config import TournamentConfig
+from trash_tui.neighbor.engine import NeighborGame
+from trash_tui.neighbor.record import neighbor_record
+from trash_tui.tournament.config import NEIGHBOR, TournamentConfig
 from trash_tui.tournament.schedule import Game
 
 
@@ -60,6 +68,8 @@ def play_game(config: TournamentConfig, game: Game,
               with_record: bool = False) -> dict[str, Any]:
     """Play one game of the schedule and return its result as a JSON-ready dict
     (with ``with_record``, the game's replayable record under ``"record"``)."""
+    if config.game == NEIGHBOR:
+        return play_neighbor_game(config, game, with_record)
     started = time.perf_counter()
     played: Match | Deal | None = None
     players = len(game.seats)
@@ -110,6 +120,43 @@ def play_game(config: TournamentConfig, game: Game,
                    "board": game.board, "rotation": game.rotation}
         result["record"] = (match_record(played, names, context) if isinstance(played, Match)
                             else deal_record(played, names, game.seed, context))
+    return result
+
+
+def neighbor_places(game: NeighborGame, failed: int | None = None) -> list[int]:
+    """Places in a Help Your Neighbor game: the winner first, then by markers covered
+    (more is better, equal counts share). A bot that failed (seat ``failed``) is last."""
+    keys = [(1 if seat == failed else 0, 0 if seat == game.winner else 1,
+             -len(game.covered[seat])) for seat in range(game.players)]
+    return rank_places(keys)
+
+
+def play_neighbor_game(config: TournamentConfig, game: Game,
+                       with_record: bool = False) -> dict[str, Any]:
+    """One scheduled Help Your Neighbor game, as ``play_game`` reports a Trash game."""
+    started = time.perf_counter()
+    bots = [neighbor_bot_from_spec(config.bots[b].spec, seed=bot_seed(config, game, b))
+            for b in game.seats]
+    played = NeighborGame(len(game.seats), game.seed)
+    forfeit = None
+    try:
+        play_neighbor(played, bots, config.time_limit)
+        places = neighbor_places(played)
+    except BotFailure as failure:
+        places = neighbor_places(played, failure.seat)
+        forfeit = {"seat": failure.seat, "bot": config.bots[game.seats[failure.seat]].name,
+                   "kind": failure.kind, "detail": failure.detail[:300]}
+    result: dict[str, Any] = {
+        "index": game.index, "pairing": game.pairing, "board": game.board,
+        "rotation": game.rotation, "seats": list(game.seats), "places": places,
+        "deals": 1, "turns": played.turn, "forfeit": forfeit,
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+    if with_record:
+        names = [config.bots[b].name for b in game.seats]
+        context = {"tournament": config.name, "game": game.index, "pairing": game.pairing,
+                   "board": game.board, "rotation": game.rotation}
+        result["record"] = neighbor_record(played, names, context)
     return result
 
 

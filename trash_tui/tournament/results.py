@@ -3,6 +3,8 @@
 Everything is computed from the finished games in schedule order, so the same games give
 the same results. The unit of sampling is the board (one deck in each seat rotation when
 ``duplicate`` is on; one game otherwise): intervals and ratings' bootstraps use boards.
+Help Your Neighbor results carry ``"game"`` (Trash results leave it out, as before) and
+report rolls per game instead of deals and turns.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.stats import wilson_interval
-from trash_tui.tournament.config import TournamentConfig
+from trash_tui.tournament.config import NEIGHBOR, TRASH, TournamentConfig
 from trash_tui.tournament.ratings import (
     board_stats,
     bootstrap_intervals,
@@ -174,7 +176,7 @@ def compute_results(config: TournamentConfig, games: list[dict[str, Any]],
         seats.append({"seat": seat, "wins": seat_wins[seat],
                       "win_rate": seat_wins[seat] / total if total else 0.0,
                       "win_low": low, "win_high": high})
-    return {
+    results = {
         "tournament": config.name, "config": str(config.path), "seed": config.seed,
         "players": k, "format": config.format, "unit": config.unit,
         "duplicate": config.duplicate, "status": status, "games": total,
@@ -185,6 +187,9 @@ def compute_results(config: TournamentConfig, games: list[dict[str, Any]],
         "mean_turns_per_deal": turns / deals if deals else None,
         "forfeits": forfeits, "sprt": sprt,
     }
+    if config.game != TRASH:
+        results["game"] = config.game
+    return results
 
 
 def write_results(results: dict[str, Any], out_dir: Path) -> None:
@@ -215,7 +220,9 @@ def format_results(results: dict[str, Any], width: int = 80) -> str:
     lines = []
     status = {"finished": "finished", "stopped": "stopped early (run again to continue)",
               "sprt": "stopped by the SPRT"}.get(results["status"], results["status"])
+    neighbor = results.get("game") == NEIGHBOR
     lines.append(f"{results['tournament']}: {results['games']} of {results['planned']} games, "
+                 f"{'Help Your Neighbor, ' if neighbor else ''}"
                  f"{results['players']}-player tables, {results['format']}"
                  f"{', duplicate' if results['duplicate'] else ''} — {status}")
     fair = results["fair_share"]
@@ -258,8 +265,11 @@ def format_results(results: dict[str, Any], width: int = 80) -> str:
     lines.append(f"Wins by seat (first-player advantage): {seats}")
     per_match = results["mean_deals_per_match"]
     per_deal = results["mean_turns_per_deal"]
-    lines.append("Mean deals per match: " + (f"{per_match:.2f}" if per_match else "-") +
-                 "; mean turns per deal: " + (f"{per_deal:.2f}" if per_deal else "-"))
+    if neighbor:  # one deal per game; its turns are the rolls
+        lines.append("Mean rolls per game: " + (f"{per_deal:.2f}" if per_deal else "-"))
+    else:
+        lines.append("Mean deals per match: " + (f"{per_match:.2f}" if per_match else "-") +
+                     "; mean turns per deal: " + (f"{per_deal:.2f}" if per_deal else "-"))
     if results["sprt"]:
         s = results["sprt"]
         decision = {"H1": "H1 accepted (the first bot is stronger by at least elo1)",
