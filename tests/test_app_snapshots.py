@@ -3,6 +3,7 @@ in the history are fixed and shown in UTC; NO_COLOR removed by conftest)."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -25,7 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True)
 def _fixed_place_and_zone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Relative paths (so no temporary folder name reaches a screen) and UTC times."""
+    """Relative paths (so no folder name of this machine reaches a screen: the shipped
+    tournament files are copied to ./tournaments) and UTC times."""
+    shutil.copytree(REPO / "tournaments", tmp_path / "tournaments")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TRASH_TUI_HISTORY", "history.sqlite3")
     monkeypatch.setenv("TRASH_TUI_CONFIG", "config.toml")
@@ -36,7 +39,7 @@ def _fixed_place_and_zone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 def app_for(players: int = 2, play_now: bool = False, rules: Rules | None = None):
     return create_app(rules or Rules(), ["human"] + ["greedy"] * (players - 1), seed=7,
                       animation="off", play_now=play_now,
-                      tournaments_dir=REPO / "tournaments")
+                      tournaments_dir=Path("tournaments"))
 
 
 async def play_until(pilot, board: BoardScreen, done, limit: int = 3000) -> None:
