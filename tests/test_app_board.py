@@ -164,3 +164,17 @@ async def test_settings_saved_from_the_lobby_are_used_at_once_and_on_the_next_st
     settings, problems = load_settings(path)
     assert problems == [] and settings.animation == "fast"
     assert list(settings.seats) == ["human", "hard"]
+
+
+async def test_bots_wait_while_the_terminal_is_too_small() -> None:
+    app = create_app(Rules(), ["greedy", "greedy"], seed=3, animation="fast", play_now=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = await board_of(app, pilot)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause(0.3)
+        frozen = len(board.controller.actions)
+        await pilot.pause(0.6)
+        assert len(board.controller.actions) == frozen
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause(0.8)
+        assert len(board.controller.actions) > frozen

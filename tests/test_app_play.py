@@ -117,3 +117,28 @@ async def test_more_humans_than_players_is_refused_with_a_message() -> None:
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_lobby_starts_a_game_of_help_your_neighbor() -> None:
+    from trash_tui.app.neighbor_board import NeighborBoardScreen
+
+    app = create_app(Rules(), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#lobby-game").value = "help-your-neighbor"
+        await pilot.pause()
+        assert lobby.query_one("#lobby-players").value == 3  # the dice game needs three
+        assert lobby.query_one("#lobby-level").value == "smart"
+        assert lobby.query_one("#lobby-rules").disabled
+        await pilot.press("n")
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, NeighborBoardScreen)
+        assert [seat.is_human for seat in board.controller.seats] == [True, False, False]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        lobby.query_one("#lobby-game").value = "trash"
+        await pilot.pause()
+        assert not lobby.query_one("#lobby-rules").disabled

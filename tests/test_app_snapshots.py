@@ -162,3 +162,32 @@ def test_settings(snap_compare, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", [(60, 20), (79, 30)], ids=["60x20", "79x30"])
 def test_too_small_terminal(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(app_for(), terminal_size=size)
+
+
+async def _neighbor_at_a_seven(pilot) -> None:
+    """Help Your Neighbor, seeded so that the human's third roll is a 7 with markers to
+    uncover: the board waits for the choice."""
+    from trash_tui.app.neighbor_board import NeighborBoardScreen
+    from trash_tui.app.neighbor_controller import NeighborController
+
+    await pilot.pause()
+    controller = NeighborController.from_specs(["human", "smart", "random"], 10)
+    board = NeighborBoardScreen(controller, "off")
+    pilot.app.push_screen(board)
+    for _ in range(3):
+        for _ in range(500):
+            await pilot.pause()
+            if not board.rolling and not board.bot_pending and controller.waiting_for_human:
+                break
+        if controller.phase == "uncover":
+            break
+        await pilot.press("r")
+    for _ in range(50):
+        await pilot.pause()
+    assert controller.phase == "uncover" and controller.waiting_for_human
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_help_your_neighbor_asks_which_marker_to_uncover(snap_compare,
+                                                         size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(), terminal_size=size, run_before=_neighbor_at_a_seven)

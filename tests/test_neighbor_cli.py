@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from trash_tui.cli.neighbor_cmd import neighbor_group
 from trash_tui.engine.record import RecordError, checksum
 from trash_tui.neighbor.engine import ROLL, FixedDice, NeighborGame, uncover_action
-from trash_tui.neighbor.narrate import describe_neighbor_event
+from trash_tui.neighbor.narrate import narrate
 
 
 def test_simulate_writes_records_that_replay_checks(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_replay_prints_the_log_and_refuses_a_changed_record(tmp_path: Path) -> N
     runner.invoke(neighbor_group, ["simulate", "--games", "1", "--record", str(records)])
     log = runner.invoke(neighbor_group, ["replay", str(records)])
     assert log.exit_code == 0
-    assert "rolled highest and starts." in log.output and "and wins!" in log.output
+    assert "rolled highest and go" in log.output and "and win" in log.output
     document = json.loads(records.read_text())
     document["winner"] = (document["winner"] + 1) % document["players"]
     document["checksum"] = checksum(document)
@@ -51,25 +51,18 @@ def test_events_read_as_sentences_in_the_third_and_second_person() -> None:
         game.apply(action)
     game.apply(uncover_action(4))
     names = ["You", "Ann", "Bob"]
-    lines = [describe_neighbor_event(e, names) for e in game.events]
-    assert lines == [
-        "You roll 6 and 6 (12) for the first turn.",
-        "Ann rolls 1 and 1 (2) for the first turn.",
-        "Bob rolls 1 and 2 (3) for the first turn.",
-        "You rolled highest and start.",
-        "You hold the dice.",
+    assert narrate(game.events, names) == [
+        "Rolls for the first turn: You 12 (6+6), Ann 2 (1+1), Bob 3 (1+2).",
+        "You rolled highest and go first.",
         "You roll 2 and 2: 4.",
-        "You cover 4.",
+        "You cover 4 and roll again.",
         "You roll 2 and 2: 4.",
-        "You have 4 covered already: it goes to Ann, who rolls next.",
-        "Ann covers 4.",
-        "Ann holds the dice.",
-        "Ann rolls 3 and 4: 7.",
-        "Ann rolled a 7.",
-        "Ann uncovers 4.",
-        "Bob holds the dice.",
+        "4 passes to Ann, who covers it and takes the dice.",
+        "Ann rolls 3 and 4: 7!",
+        "Ann must uncover a marker.",
+        "Ann uncovers 4; Bob takes the dice.",
     ]
-    assert describe_neighbor_event(("win", 0), names) == "You cover all ten markers and win!"
-    assert describe_neighbor_event(("abandoned", 200000), names) == (
-        "The game is abandoned after 200,000 rolls, without a winner.")
-    assert describe_neighbor_event(("unknown",), names) is None
+    assert narrate([("win", 0)], names) == ["You cover all ten markers and win!"]
+    assert narrate([("abandoned", 200000)], names) == [
+        "The game stops after 200000 rolls without a winner."]
+    assert narrate([("unknown",)], names) == []

@@ -217,6 +217,19 @@ class TrashApp(App[None]):
             return
         self.open_board(controller)
 
+    def start_neighbor_game(self, seats: Sequence[str]) -> None:
+        """A game of Help Your Neighbor at this table (it is not kept in the history)."""
+        from trash_tui.app.neighbor_board import NeighborBoardScreen
+        from trash_tui.app.neighbor_controller import NeighborController
+
+        try:
+            controller = NeighborController.from_specs(list(seats), self.match_seed(),
+                                                       human_name=self.settings.name)
+        except (BotError, ValueError) as exc:
+            self.notify(f"cannot start the game: {exc}", severity="error")
+            return
+        self.push_screen(NeighborBoardScreen(controller, self.settings.animation))
+
     def continue_match(self) -> None:
         """Continue the latest unfinished match."""
         row = self.unfinished_match()

@@ -256,7 +256,7 @@ class BoardScreen(Screen[None]):
         self.show_problem()
         controller = self.controller
         history = controller.match.history
-        if not self.is_current:  # on_screen_resume comes back here
+        if not self.is_active:  # on_screen_resume comes back here
             return
         if controller.over:
             self.show_standings()
@@ -306,7 +306,7 @@ class BoardScreen(Screen[None]):
         self.bot_pending = False
         if not self.is_attached or self.controller.over or self.waiting_for_summary:
             return
-        if not self.is_current or self.animating:  # on_screen_resume / the last frame
+        if not self.is_active or self.animating:  # on_screen_resume / the last frame
             return                                   # go on from here
         if not self.controller.waiting_for_human:
             self.make_move(self.controller.step_bot)

@@ -1,6 +1,7 @@
 """The lobby: where everything starts.
 
-A new match (players, humans at this keyboard, the opponents' level, the rules), continue
+A new match of Trash or of the dice game Help Your Neighbor (players, humans at this
+keyboard, the opponents' level, the rules), continue
 the unfinished match, and the way to the other screens (history, tournaments, settings,
 rules help). The form starts from the user's settings; while it is left as the settings
 say, the settings' own line-up (mixed levels, bot tables) is used as it is.
@@ -21,6 +22,10 @@ from trash_tui.app.controller import HUMAN
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
 from trash_tui.settings import LEVELS
+
+TRASH_GAME, NEIGHBOR_GAME = "trash", "help-your-neighbor"
+NEIGHBOR_LEVELS = ("smart", "random")
+NEIGHBOR_MIN_PLAYERS = 3
 
 if TYPE_CHECKING:
     from trash_tui.app.app import TrashApp
@@ -44,8 +49,8 @@ class LobbyScreen(Screen[None]):
     #lobby-menu Button { width: 100%; margin-bottom: 1; }
     #lobby-form { width: 1fr; height: auto; }
     #lobby-form Select { width: 100%; }
-    #lobby-table { height: auto; }
-    #lobby-table Vertical { width: 1fr; height: auto; }
+    #lobby-table, #lobby-game-row { height: auto; }
+    #lobby-table Vertical, #lobby-game-row Vertical { width: 1fr; height: auto; }
     #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
     #lobby-continue-note { margin-top: 1; }
     """
@@ -82,6 +87,16 @@ class LobbyScreen(Screen[None]):
                     yield Button("Rules help", id="lobby-rules-help", compact=True)
                     yield Button("Quit", id="lobby-quit", compact=True)
                 with Vertical(id="lobby-form"):
+                    with Horizontal(id="lobby-game-row"):
+                        with Vertical():
+                            yield Label("Game")
+                            yield Select([("Trash (cards)", TRASH_GAME),
+                                          ("Help Your Neighbor (dice)", NEIGHBOR_GAME)],
+                                         value=TRASH_GAME, allow_blank=False, id="lobby-game")
+                        with Vertical():
+                            yield Label("Opponents")
+                            yield Select([(name, name) for name in LEVELS], value=level,
+                                         allow_blank=False, id="lobby-level")
                     with Horizontal(id="lobby-table"):
                         with Vertical():
                             yield Label("Players at the table")
@@ -94,15 +109,37 @@ class LobbyScreen(Screen[None]):
                                           for n in range(1, 9)],
                                          value=max(1, settings.seats.count(HUMAN)),
                                          allow_blank=False, id="lobby-humans")
-                    yield Label("Opponents")
-                    yield Select([(name, name) for name in LEVELS], value=level,
-                                 allow_blank=False, id="lobby-level")
                     yield Label("Rules")
                     yield Select(rules_choices, value=preset or "custom", allow_blank=False,
                                  id="lobby-rules")
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
         yield Footer()
+
+    @property
+    def game(self) -> str:
+        return str(self.query_one("#lobby-game", Select).value)
+
+    def show_game(self, game: str) -> None:
+        """The form for ``game``: its opponents, and rules only for Trash."""
+        level = self.query_one("#lobby-level", Select)
+        rules = self.query_one("#lobby-rules", Select)
+        note = self.query_one("#lobby-rules-note", Static)
+        if game == NEIGHBOR_GAME:
+            level.set_options([(name, name) for name in NEIGHBOR_LEVELS])
+            level.value = "smart"
+            rules.disabled = True
+            note.update("Help Your Neighbor: 3 to 8 players, two dice; cover your ten "
+                        "markers first. No house rules.")
+            players = self.query_one("#lobby-players", Select)
+            if int(players.value) < NEIGHBOR_MIN_PLAYERS:  # type: ignore[arg-type]
+                players.value = NEIGHBOR_MIN_PLAYERS
+        else:
+            level.set_options([(name, name) for name in LEVELS])
+            bots = [s for s in self.trash_app.settings.seats if s != HUMAN]
+            level.value = (_level_of(bots[0]) if bots else None) or "normal"
+            rules.disabled = False
+            note.update(self.rules_note(str(rules.value)))
 
     @staticmethod
     def rules_note(choice: str) -> str:
@@ -111,7 +148,9 @@ class LobbyScreen(Screen[None]):
         return PRESETS[choice].description
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "lobby-rules":
+        if event.select.id == "lobby-game":
+            self.show_game(str(event.value))
+        elif event.select.id == "lobby-rules":
             self.query_one("#lobby-rules-note", Static).update(
                 self.rules_note(str(event.value)))
 
@@ -176,6 +215,9 @@ class LobbyScreen(Screen[None]):
         return [HUMAN] * humans + [level] * (players - humans)
 
     def action_new_match(self) -> None:
+        if self.game == NEIGHBOR_GAME:
+            self.new_neighbor_game()
+            return
         rules = self.chosen_rules()
         seats = self.chosen_seats()
         if len(seats) > int(self.query_one("#lobby-players", Select).value):  # type: ignore[arg-type]
@@ -187,6 +229,19 @@ class LobbyScreen(Screen[None]):
                         severity="error")
             return
         self.trash_app.start_match(rules, seats)
+
+    def new_neighbor_game(self) -> None:
+        players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
+        humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
+        level = str(self.query_one("#lobby-level", Select).value)
+        if players < NEIGHBOR_MIN_PLAYERS:
+            self.notify("Help Your Neighbor is for 3 to 8 players.", severity="error")
+            return
+        if humans > players:
+            self.notify("More humans than players: choose more players or fewer humans.",
+                        severity="error")
+            return
+        self.trash_app.start_neighbor_game([HUMAN] * humans + [level] * (players - humans))
 
     def action_continue_match(self) -> None:
         self.trash_app.continue_match()

@@ -19,7 +19,7 @@ from bots.neighbor import NEIGHBOR_BOTS, make_neighbor_bot, play_neighbor
 from trash_tui.engine.record import RecordError, load_records
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import MAX_PLAYERS, MIN_PLAYERS, NeighborGame
-from trash_tui.neighbor.narrate import describe_neighbor_event
+from trash_tui.neighbor.narrate import narrate
 from trash_tui.neighbor.record import neighbor_record, replay_neighbor
 from trash_tui.stats import wilson_interval
 
@@ -105,9 +105,7 @@ def replay_command(file: str, check: bool) -> None:
             click.echo(f"=== record {number} ===")
         names = [str(name) for name in document["seats"]]
         click.echo(f"Help Your Neighbor for {game.players} players, seed {game.seed}")
-        for event in game.events:
-            line = describe_neighbor_event(event, names)
-            if line:
-                click.echo(line)
+        for line in narrate(game.events, names):
+            click.echo(line)
         if not game.over:
             click.echo("(the record stops here: the game is unfinished)")

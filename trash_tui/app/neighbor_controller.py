@@ -1,0 +1,145 @@
+"""A game of Help Your Neighbor at a table of humans and bots, one decision at a time.
+
+No UI here, like ``controller.MatchController`` for Trash: the controller owns the
+``NeighborGame``, asks bots for their decisions one at a time (so a screen can show them
+roll by roll), takes humans' actions and keeps the engine's event list. Every action taken
+(human or bot) is appended to ``actions`` and passed to the ``listeners``. Bots get seeds
+derived from the game's seed, as ``make_seats`` does for Trash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bots.neighbor import NeighborBot, ask_neighbor, make_neighbor_bot
+from trash_tui.engine.rng import derive_seed
+from trash_tui.neighbor.engine import (
+    DiceSource,
+    IllegalAction,
+    NeighborGame,
+    NeighborObservation,
+)
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class NeighborSeat:
+    """Who sits at a seat: a human (``bot`` is None) or a neighbor bot."""
+
+    name: str
+    bot: NeighborBot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.bot is None
+
+
+def make_neighbor_seats(specs: Sequence[str], seed: int,
+                        human_name: str = "You") -> list[NeighborSeat]:
+    """Seats from specs: ``"human"`` or a neighbor bot's name ("random", "smart").
+
+    Several humans (hot seat) are told apart by their seat number; a bot's name says what
+    it is and where it sits. BotError (from ``make_neighbor_bot``) for an unknown name.
+    """
+    seats = []
+    humans = sum(1 for spec in specs if spec == HUMAN)
+    for index, spec in enumerate(specs):
+        if spec == HUMAN:
+            name = human_name if humans == 1 else f"{human_name} {index + 1}"
+            seats.append(NeighborSeat(name))
+        else:
+            bot = make_neighbor_bot(spec, seed=derive_seed(seed, "seat", index) % 2**31)
+            seats.append(NeighborSeat(f"{bot.name.capitalize()} ({index + 1})", bot))
+    return seats
+
+
+class NeighborController:
+    """One game: its seats, whose decision it is, and one step at a time."""
+
+    def __init__(self, seats: Sequence[NeighborSeat], seed: int, *,
+                 dice: DiceSource | None = None) -> None:
+        """A new game for ``seats``; the dice come from ``seed`` unless ``dice`` is given
+        (``FixedDice`` for scenarios)."""
+        self.seats = list(seats)
+        self.seed = seed
+        self.game = NeighborGame(len(self.seats), seed, dice=dice)
+        self.actions: list[int] = []
+        self.listeners: list[Callable[[NeighborController, int], None]] = []
+
+    @classmethod
+    def from_specs(cls, specs: Sequence[str], seed: int, human_name: str = "You", *,
+                   dice: DiceSource | None = None) -> NeighborController:
+        """A game for seat specs (``"human"`` or a bot name), see ``make_neighbor_seats``."""
+        return cls(make_neighbor_seats(specs, seed, human_name), seed, dice=dice)
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def events(self) -> list[tuple]:
+        """Everything that happened so far, as the engine's event tuples."""
+        return self.game.events
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def winner(self) -> int | None:
+        return self.game.winner
+
+    @property
+    def to_move(self) -> int:
+        return self.game.to_move
+
+    @property
+    def phase(self) -> str:
+        """"roll", "uncover" (after a 7) or "over"."""
+        return self.game.phase
+
+    @property
+    def viewer(self) -> int:
+        """The seat the screen speaks to: the human to move, else the first human."""
+        if self.waiting_for_human:
+            return self.to_move
+        humans = [i for i, seat in enumerate(self.seats) if seat.is_human]
+        return humans[0] if humans else 0
+
+    @property
+    def waiting_for_human(self) -> bool:
+        return not self.over and self.seats[self.to_move].is_human
+
+    def observation(self, seat: int | None = None) -> NeighborObservation:
+        return self.game.observation(self.viewer if seat is None else seat)
+
+    def legal(self) -> tuple[int, ...]:
+        """The actions the human to move may take now (none while a bot plays)."""
+        return tuple(self.game.legal) if self.waiting_for_human else ()
+
+    def _apply(self, action: int) -> int:
+        before = len(self.game.events)
+        self.game.apply(action)
+        self.actions.append(action)
+        for listener in self.listeners:
+            listener(self, action)
+        return len(self.game.events) - before
+
+    def play(self, action: int) -> int:
+        """The human to move takes ``action``; returns how many events it produced.
+        IllegalAction when it is a bot's turn or the action is not legal now."""
+        if not self.waiting_for_human:
+            raise IllegalAction("it is not a human's turn")
+        return self._apply(action)
+
+    def step_bot(self) -> int:
+        """The bot to move takes one decision; returns how many events it produced
+        (0 when the game is over or a human is to move). Its answer is checked:
+        ``bots.runner.BotFailure`` when it fails or answers an illegal action."""
+        seat = self.to_move
+        bot = self.seats[seat].bot
+        if self.over or bot is None:
+            return 0
+        return self._apply(ask_neighbor(bot, seat, self.game))
