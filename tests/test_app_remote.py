@@ -8,10 +8,11 @@ from pathlib import Path
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen
-from trash_tui.app.remote import GoodbyeScreen, NameScreen, name_problem
+from trash_tui.app.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
 from trash_tui.history import History
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path, load_settings
+from trash_tui.ssh.child import IDLE_EXIT_STATUS as SERVER_IDLE_STATUS
 
 ALICE = "SHA256:alice-key-fingerprint"
 BOB = "SHA256:bob-key-fingerprint"
@@ -97,7 +98,8 @@ async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) 
         assert isinstance(app.screen, GoodbyeScreen)
         assert "No key pressed" in str(app.screen.query_one("#goodbye").render())
         await asyncio.sleep(3.3)
-    assert app.return_code == 0
+    assert app.return_code == IDLE_EXIT_STATUS  # the SSH server logs the session as idle
+    assert IDLE_EXIT_STATUS == SERVER_IDLE_STATUS
 
 
 async def test_the_server_stopping_says_goodbye(tmp_path: Path) -> None:

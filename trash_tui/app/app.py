@@ -28,7 +28,7 @@ from textual.screen import Screen
 from bots.base import BotError
 from trash_tui.app.controller import MatchController, make_seats
 from trash_tui.app.lobby import LobbyScreen
-from trash_tui.app.remote import GoodbyeScreen, NameScreen
+from trash_tui.app.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
 from trash_tui.app.too_small import check_size
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow
 from trash_tui.rules import Rules, RulesError
@@ -145,19 +145,19 @@ class TrashApp(App[None]):
             minutes = max(1, round(self.idle_timeout / 60))
             self.say_goodbye(f"No key pressed for {minutes} minute"
                              f"{'s' if minutes != 1 else ''}. Your match is saved: come "
-                             "back and press c to continue it.")
+                             "back and press c to continue it.", status=IDLE_EXIT_STATUS)
 
     def server_stopping(self) -> None:
         self.say_goodbye("The server is stopping. Your match is saved: come back later "
                          "and press c to continue it.", delay=2.0)
 
-    def say_goodbye(self, message: str, delay: float = 3.0) -> None:
-        """Show ``message`` over everything, then exit."""
+    def say_goodbye(self, message: str, delay: float = 3.0, status: int = 0) -> None:
+        """Show ``message`` over everything, then exit with ``status``."""
         if self.leaving:
             return
         self.leaving = True
         self.push_screen(GoodbyeScreen(message))
-        self.set_timer(delay, self.exit)
+        self.set_timer(delay, lambda: self.exit(return_code=status))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_tournaments":

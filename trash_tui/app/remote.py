@@ -16,6 +16,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 NAME_MAX_LENGTH = 24
+#: The app's exit status after the idle goodbye (the SSH server logs the session as idle;
+#: ``trash_tui.ssh.child`` has the same number).
+IDLE_EXIT_STATUS = 3
 
 
 def name_problem(name: str) -> str | None:

@@ -18,6 +18,7 @@ from trash_tui.cli.neighbor_cmd import neighbor_group
 from trash_tui.cli.play_cmd import lobby_command, play_command, run_app
 from trash_tui.cli.replay_cmd import replay_command
 from trash_tui.cli.rules_cmd import rules_group
+from trash_tui.cli.serve_cmd import serve_group
 from trash_tui.cli.simulate_cmd import simulate_command
 from trash_tui.cli.tournament_cmd import tournament_group
 from trash_tui.engine.record import RecordError
@@ -42,6 +43,7 @@ cli.add_command(replay_command)
 cli.add_command(play_command)
 cli.add_command(lobby_command)
 cli.add_command(neighbor_group)
+cli.add_command(serve_group)
 cli.add_command(tournament_group)
 
 

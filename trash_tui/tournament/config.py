@@ -50,7 +50,6 @@ import json
 import math
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +62,7 @@ from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.rules import Rules, RulesError, key_text
 from trash_tui.rules_file import rules_from_table
+from trash_tui.toml_file import read_toml
 
 TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
             "duplicate", "time_limit", "rules", "bots", "stop")
@@ -480,23 +480,7 @@ class _Loader:
 def load_tournament(path: str | Path) -> TournamentConfig:
     """The validated tournament of a TOML file; TournamentError (one line) on any problem."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TournamentError(_one_line(f"{path}: cannot read: {exc.strerror or exc}")
-                              ) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise TournamentError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); TOML files "
-                              "are UTF-8") from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"at line (\d+)", str(exc))
-        where = f"{path}:{found.group(1)}" if found else str(path)
-        raise TournamentError(_one_line(f"{where}: not valid TOML: {exc}")) from None
+    text, document = read_toml(path, TournamentError)
     return _Loader(path, text, document).load()
 
 

@@ -1,0 +1,77 @@
+"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); and ``trash serve
+hash-password`` for the password file.
+
+The server runs until SIGTERM or Ctrl-C, then tells every session, waits for the apps to
+say goodbye and exits 0. Start-up problems (config, host key, address in use) are one-line
+errors. The server modules are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from trash_tui.ssh.config import ServerConfig
+
+
+async def serve(config: ServerConfig) -> int:
+    """Run the server until SIGTERM or SIGINT; returns the number of sessions it ended."""
+    from trash_tui.ssh.server import start_server
+
+    server = await start_server(config)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for number in signals:
+        loop.add_signal_handler(number, stop.set)
+    try:
+        click.echo(server.describe())  # after the handlers: a stop request is never lost
+        await stop.wait()
+        return await server.stop()
+    finally:
+        for number in signals:
+            with contextlib.suppress(ValueError, RuntimeError):
+                loop.remove_signal_handler(number)
+
+
+@click.group("serve", invoke_without_command=True)
+@click.option("--host", metavar="ADDRESS",
+              help="The address to listen on (default: the config's, else 127.0.0.1; "
+                   "0.0.0.0 for every interface).")
+@click.option("--port", type=click.IntRange(0, 65535),
+              help="The port to listen on (default: the config's, else 2222; 0: any free "
+                   "port).")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
+              help="A TOML file with a [server] table (see ssh-server.toml).")
+@click.pass_context
+def serve_group(ctx: click.Context, host: str | None, port: int | None,
+                config: Path | None) -> None:
+    """Serve the game over SSH: every session plays in its own app (stop with Ctrl-C)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from trash_tui.ssh.config import ServeError, load_server_config
+
+    try:
+        ended = asyncio.run(serve(load_server_config(config, host, port)))
+    except ServeError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"trash serve: stopped ({ended} session{'' if ended == 1 else 's'} ended)")
+
+
+@serve_group.command("hash-password")
+@click.argument("username")
+def hash_password_command(username: str) -> None:
+    """Print the password file line for USERNAME (asks for the password twice)."""
+    from trash_tui.ssh.auth import hash_password, username_problem
+
+    problem = username_problem(username)
+    if problem:
+        raise click.BadParameter(problem, param_hint="USERNAME")
+    password = click.prompt("Password", hide_input=True, confirmation_prompt=True, err=True)
+    click.echo(f"{username}:{hash_password(password)}")

@@ -1,0 +1,72 @@
+"""The connection log: one JSON line per ended session or session-less connection, and a
+short human line on stderr for each.
+
+A line holds when it ended (UTC), the peer address, the player (key fingerprint or
+``password:<user>``; never a password), the terminal type and size, how long it lasted
+and how it ended: ``quit``, ``disconnected``, ``idle``, ``server stopping``,
+``refused: <reason>`` or ``error: <what>``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """What is logged when a session (or a connection without one) ends."""
+
+    event: str  # "session" or "connection"
+    peer: str
+    ended: str
+    seconds: float
+    player: str | None = None
+    term: str | None = None
+    size: str | None = None  # "COLUMNSxROWS"
+    exit_status: int | None = None
+
+    def human(self) -> str:
+        """The entry as one short line for a person watching the server."""
+        parts = [self.peer, self.player or "-"]
+        if self.term:
+            parts.append(f"{self.term} {self.size or '?'}")
+        parts.append(f"{self.seconds:.1f}s")
+        parts.append(self.ended)
+        return "trash serve: " + " ".join(parts)
+
+
+class ConnectionLog:
+    """Appends entries to the log file (created with mode 0600) and echoes them."""
+
+    def __init__(self, path: Path, echo: TextIO | None = None) -> None:
+        self.path = path
+        self.echo = echo
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self.file = os.fdopen(fd, "a", encoding="utf-8", buffering=1)
+        self.failed = False
+
+    def write(self, entry: LogEntry) -> None:
+        """Log ``entry``; a failing log file is reported once and never stops the server."""
+        record = {"time": datetime.now(UTC).isoformat(timespec="seconds"),
+                  **asdict(entry), "seconds": round(entry.seconds, 1)}
+        echo = self.echo if self.echo is not None else sys.stderr
+        try:
+            self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except (OSError, ValueError) as exc:
+            if not self.failed:
+                self.failed = True
+                print(f"trash serve: cannot write the connection log {self.path}: {exc}",
+                      file=echo, flush=True)
+        with contextlib.suppress(OSError, ValueError):  # stderr gone: the file has it
+            print(entry.human(), file=echo, flush=True)
+
+    def close(self) -> None:
+        self.file.close()

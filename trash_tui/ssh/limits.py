@@ -1,0 +1,96 @@
+"""The server's limits: new connections per address (a token bucket) and session slots.
+
+Addresses are grouped the way one client usually holds them: an IPv4 address alone, an
+IPv6 address by its /64 network. Both classes take a clock so tests can drive time.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+
+#: At most this many addresses are remembered by the rate limiter (the least recently
+#: seen are forgotten first; a forgotten address starts again with a full bucket).
+MAX_TRACKED_ADDRESSES = 10_000
+FULL_MESSAGE = "the server is full, try again later"
+
+
+def client_key(address: str) -> str:
+    """The key an address is counted under: the IPv4 address, or the IPv6 /64 network
+    (an IPv4-mapped IPv6 address counts as its IPv4 address)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class RateLimiter:
+    """A token bucket per address: ``per_minute`` connections at once, refilled at
+    ``per_minute`` a minute."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0  # tokens a second
+        self.clock = clock
+        # per address: tokens, when they were counted, refusals in a row
+        self.buckets: OrderedDict[str, tuple[float, float, int]] = OrderedDict()
+
+    def take(self, address: str) -> tuple[bool, int]:
+        """Take a token for a new connection from ``address``: (whether there was one,
+        how many connections in a row have been refused, this one included)."""
+        key = client_key(address)
+        now = self.clock()
+        tokens, last, refused = self.buckets.pop(key, (self.capacity, now, 0))
+        tokens = min(self.capacity, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1.0
+        if allowed:
+            tokens -= 1.0
+            refused = 0
+        else:
+            refused += 1
+        self.buckets[key] = (tokens, now, refused)
+        while len(self.buckets) > MAX_TRACKED_ADDRESSES:
+            self.buckets.popitem(last=False)
+        return allowed, refused
+
+    def allow(self, address: str) -> bool:
+        """Take a token for a new connection from ``address``; False when there is none."""
+        return self.take(address)[0]
+
+
+class SessionSlots:
+    """Concurrent sessions: at most ``total`` in all and ``per_address`` per address."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.by_address: defaultdict[str, int] = defaultdict(int)
+        self.used = 0
+
+    def acquire(self, address: str) -> bool:
+        """Take a slot for a session from ``address``; False when a limit is reached."""
+        key = client_key(address)
+        if self.used >= self.total or self.by_address[key] >= self.per_address:
+            if not self.by_address[key]:
+                del self.by_address[key]
+            return False
+        self.used += 1
+        self.by_address[key] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """Give back a slot taken by ``acquire``."""
+        key = client_key(address)
+        if self.by_address.get(key, 0) <= 0:
+            return
+        self.used -= 1
+        self.by_address[key] -= 1
+        if not self.by_address[key]:
+            del self.by_address[key]

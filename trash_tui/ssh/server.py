@@ -1,0 +1,451 @@
+"""``trash serve``'s SSH server: asyncssh, one app process per session, nothing but the game.
+
+``start_server(config)`` loads the host key and the auth files, opens the connection log,
+listens, and returns a ``RunningServer`` (its ``port``, ``session_count``, ``sessions``,
+``close()`` to stop accepting and ``await stop()`` to end every session and close).
+
+What comes in:
+
+- authentication by public key (``auth = "open"``: any key; ``"allow-list"``: the keys of
+  ``authorized_keys``) or by password (only with a ``password_file``); keyboard-interactive,
+  host-based and GSS are off; after ``MAX_AUTH_FAILURES`` failures the connection is
+  dropped. The player is the key's SHA256 fingerprint, or ``password:<user>``.
+- per address, at most ``connections_per_minute`` new connections (the rest are closed
+  at once), ``sessions_per_ip`` sessions, and ``max_sessions`` in all.
+- a session needs a terminal; commands, subsystems (SFTP), port forwarding, agent and X11
+  forwarding are refused.
+
+Each session's app runs in its own process (``child.PtyChild``); a crash anywhere in one
+session is logged and ends that session only. Stopping SIGTERMs every app (it says
+goodbye: its match is saved after every action), waits up to ``STOP_GRACE`` seconds,
+SIGKILLs what is left, and closes every connection.
+
+This module never imports Textual: only the children load the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import asyncssh
+
+from trash_tui.history import History, HistoryError
+from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
+from trash_tui.ssh.child import (
+    IDLE_EXIT_STATUS,
+    SESSION_COMMAND,
+    PtyChild,
+    session_environment,
+)
+from trash_tui.ssh.config import ServeError, ServerConfig
+from trash_tui.ssh.connlog import ConnectionLog, LogEntry
+from trash_tui.ssh.limits import FULL_MESSAGE, RateLimiter, SessionSlots
+
+STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
+CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
+MAX_AUTH_FAILURES = 6
+SERVER_VERSION = "trash-tui"
+NO_TERMINAL_MESSAGE = "trash: this is a game: connect with a terminal (ssh -t)"
+COMMAND_MESSAGE = "trash: this is a game: commands cannot be run here (connect without one)"
+SUBSYSTEM_MESSAGE = "trash: this is a game: subsystems such as {name} are not available"
+ERROR_MESSAGE = "trash: something went wrong on the server, sorry; try again later"
+STOPPING_MESSAGE = "trash: the server is stopping, try again later"
+_GAME = "trash_game_connection"  # the connection's extra-info key for its GameConnection
+
+
+@dataclass
+class Session:
+    """One SSH session being played (or refused): what the log and the operator see."""
+
+    peer: str
+    address: str
+    player: str | None
+    term: str | None = None
+    size: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    child: PtyChild | None = None
+    stopping: bool = False  # the server asked this session's app to stop
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def pid(self) -> int | None:
+        """The app's process id (None before it has started)."""
+        return self.child.pid if self.child is not None else None
+
+
+class ServerState:
+    """What all connections share: the config, limits, auth files, log and sessions."""
+
+    def __init__(self, config: ServerConfig, log: ConnectionLog,
+                 allow_list: AllowList | None, passwords: PasswordFile | None,
+                 command: tuple[str, ...], echo: TextIO | None) -> None:
+        self.config = config
+        self.log = log
+        self.allow_list = allow_list
+        self.passwords = passwords
+        self.command = command
+        self.echo = echo
+        self.rate = RateLimiter(config.connections_per_minute)
+        self.slots = SessionSlots(config.max_sessions, config.sessions_per_ip)
+        self.sessions: list[Session] = []
+        self.connections: set[GameConnection] = set()
+        self.stopping = False
+
+    def report(self, message: str) -> None:
+        """One line on the server's stderr (an operator's note, never a secret)."""
+        with contextlib.suppress(OSError, ValueError):
+            print(f"trash serve: {message}", file=self.echo or sys.stderr, flush=True)
+
+
+class GameConnection(asyncssh.SSHServer):
+    """One client connection: rate limit, authentication, refused forwarding."""
+
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.address = "?"
+        self.started = time.monotonic()
+        self.candidate: str | None = None  # the identity the last accepted check gave
+        self.player: str | None = None  # set once authentication succeeded
+        self.failures = 0
+        self.sessions = 0
+        self.refused: str | None = None
+        self.quiet = False  # end without a log line
+
+    # --- the connection ------------------------------------------------------------------
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        self.peer = f"[{peer[0]}]:{peer[1]}" if ":" in self.address else f"{peer[0]}:{peer[1]}"
+        conn.set_extra_info(**{_GAME: self})
+        self.state.connections.add(self)
+        if self.state.stopping:
+            self.refused = "server stopping"
+            conn.close()
+        else:
+            allowed, refusals = self.state.rate.take(self.address)
+            if not allowed:
+                self.refused = "rate limit"
+                self.quiet = refusals > 1  # log the first refusal of a run only
+                conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.state.connections.discard(self)
+        if self.sessions or self.quiet:
+            return  # each session has logged its own line
+        if self.refused:
+            ended = f"refused: {self.refused}"
+        elif self.player is None and self.failures:
+            ended = "refused: authentication failed"
+        elif self.player is None and isinstance(exc, asyncssh.Error) and exc.reason:
+            ended = f"disconnected before login: {exc.reason}"
+        else:
+            ended = "disconnected" + ("" if self.player else " before login")
+        self.state.log.write(LogEntry("connection", self.peer, ended,
+                                      time.monotonic() - self.started, self.player))
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+    # --- authentication ------------------------------------------------------------------
+    def begin_auth(self, username: str) -> bool:
+        return True  # everyone authenticates
+
+    def auth_completed(self) -> None:
+        self.player = self.candidate
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        allow_list = self.state.allow_list
+        if allow_list is not None:
+            before = allow_list.problem
+            allow_list.refresh()
+            if allow_list.problem and allow_list.problem != before:
+                self.state.report("the authorized keys file is broken, the previous keys "
+                                  f"stay in use: {allow_list.problem}")
+            if not allow_list.allows(key, self.address, self.address):
+                self.failed()
+                return False
+        self.candidate = key.get_fingerprint("sha256")
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.state.passwords is not None
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        passwords = self.state.passwords
+        if passwords is None:
+            return False
+        ok = await asyncio.to_thread(passwords.check, username, password)
+        if ok:
+            self.candidate = f"password:{username}"
+        else:
+            self.failed()
+        return ok
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def failed(self) -> None:
+        """Count a failed attempt; too many close the connection."""
+        self.failures += 1
+        if self.failures >= MAX_AUTH_FAILURES and self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                 "too many authentication failures")
+
+    # --- no forwarding of any kind -------------------------------------------------------
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+def _client_status(status: int) -> int:
+    """The exit status to send the client: the app's, or 128 + signal like a shell."""
+    return status if status >= 0 else 128 - status
+
+
+def _ending(status: int, stopping: bool) -> str:
+    if stopping:
+        return "server stopping"
+    if status == 0:
+        return "quit"
+    if status == IDLE_EXIT_STATUS:
+        return "idle"
+    if status < 0:
+        return f"error: the app was killed by signal {-status}"
+    return f"error: the app exited with status {status}"
+
+
+def _refuse(process: asyncssh.SSHServerProcess, message: str) -> None:
+    newline = "\r\n" if process.get_terminal_type() is not None else "\n"
+    with contextlib.suppress(ConnectionError, asyncssh.Error):
+        process.stderr.write((message + newline).encode())
+        process.exit(1)
+
+
+async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
+                session: Session) -> tuple[str, int | None]:
+    """Run one session; returns how it ended and the app's exit status (if it ran)."""
+    if process.subsystem is not None:
+        _refuse(process, SUBSYSTEM_MESSAGE.format(name=process.subsystem))
+        return f"refused: subsystem {process.subsystem}", None
+    if process.command is not None:
+        _refuse(process, COMMAND_MESSAGE)
+        return "refused: command", None
+    if session.term is None:
+        _refuse(process, NO_TERMINAL_MESSAGE)
+        return "refused: no terminal", None
+    if state.stopping:
+        _refuse(process, STOPPING_MESSAGE)
+        return "refused: server stopping", None
+    if not state.slots.acquire(session.address):
+        _refuse(process, f"trash: {FULL_MESSAGE}")
+        return "refused: server full", None
+    try:
+        colorterm = process.env.get("COLORTERM")
+        env = session_environment(state.config, session.player or "", session.term,
+                                  colorterm if isinstance(colorterm, str) else None)
+        session.child = await PtyChild.start(process, env, state.command)
+        if state.stopping:  # stop() began while the app was starting
+            session.stopping = True
+            session.child.signal(signal.SIGTERM)
+        disconnected, status = await session.child.run()
+    finally:
+        state.slots.release(session.address)
+    if disconnected:
+        return ("server stopping" if session.stopping else "disconnected"), status
+    with contextlib.suppress(ConnectionError, asyncssh.Error):
+        process.exit(_client_status(status))
+    return _ending(status, session.stopping), status
+
+
+async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) -> None:
+    """The process factory: one session, isolated (any failure is logged, never raised)."""
+    game: GameConnection | None = process.get_extra_info(_GAME)
+    peer = game.peer if game else "?"
+    session = Session(peer, game.address if game else "?", game.player if game else None)
+    if game is not None:
+        game.sessions += 1
+    session.term = process.get_terminal_type()
+    if session.term is not None:
+        columns, rows, _, _ = process.get_terminal_size()
+        session.size = f"{columns}x{rows}"
+    state.sessions.append(session)
+    status: int | None = None
+    ended = "error"
+    try:
+        ended, status = await _play(state, process, session)
+        with contextlib.suppress(TimeoutError, ConnectionError, asyncssh.Error):
+            await asyncio.wait_for(process.wait_closed(), CLOSE_WAIT)
+    except asyncio.CancelledError:
+        ended = "server stopping" if state.stopping else "disconnected"
+        raise
+    except Exception as exc:
+        ended = " ".join(f"error: {type(exc).__name__}: {exc}".split())
+        state.report(f"session of {peer} failed:\n" + traceback.format_exc().rstrip())
+        with contextlib.suppress(Exception):
+            _refuse(process, ERROR_MESSAGE)
+    finally:
+        state.sessions.remove(session)
+        session.done.set()
+        with contextlib.suppress(Exception):
+            state.log.write(LogEntry("session", peer, ended, time.monotonic() - session.started,
+                                     session.player, session.term, session.size, status))
+
+
+class RunningServer:
+    """A listening server: ``port``, ``session_count``, ``close()``, ``await stop()``."""
+
+    def __init__(self, acceptor: asyncssh.SSHAcceptor, state: ServerState,
+                 host_key: asyncssh.SSHKey) -> None:
+        self.acceptor = acceptor
+        self.state = state
+        self.config = state.config
+        self.host_key_fingerprint = host_key.get_fingerprint("sha256")
+        self.port: int = acceptor.get_port()
+        self.stopped = asyncio.Event()
+        self._stop_task: asyncio.Task[int] | None = None
+
+    @property
+    def sessions(self) -> list[Session]:
+        """The sessions whose app is running now (not those being refused)."""
+        return [session for session in self.state.sessions if session.child is not None]
+
+    @property
+    def session_count(self) -> int:
+        """How many sessions have their app running now."""
+        return len(self.sessions)
+
+    def describe(self) -> str:
+        """The one line ``trash serve`` prints when it starts."""
+        config = self.config
+        auth = config.auth
+        if self.state.allow_list is not None:
+            auth += f" ({self.state.allow_list.count} keys)"
+        passwords = (f"passwords for {len(self.state.passwords.users)} users"
+                     if self.state.passwords is not None else "passwords off")
+        host = f"[{config.host}]" if ":" in config.host else config.host
+        return (f"trash serve: listening on {host}:{self.port} (host key "
+                f"{self.host_key_fingerprint}; auth {auth}; {passwords}; at most "
+                f"{config.max_sessions} sessions, {config.sessions_per_ip} per address; log "
+                f"{config.log})")
+
+    def close(self) -> None:
+        """Stop accepting new connections (running sessions go on)."""
+        self.acceptor.close()
+
+    async def stop(self, grace: float = STOP_GRACE) -> int:
+        """Stop: tell every app (SIGTERM), wait up to ``grace`` s, SIGKILL the rest,
+        close every connection. Returns the number of sessions it ended. Calling it again
+        waits for the first call."""
+        if self._stop_task is None:
+            self._stop_task = asyncio.ensure_future(self._stop(grace))
+        return await asyncio.shield(self._stop_task)
+
+    async def _stop(self, grace: float) -> int:
+        state = self.state
+        state.stopping = True
+        self.close()
+        sessions = list(state.sessions)  # with those being refused: wait for them too
+        playing = 0
+        for session in sessions:
+            session.stopping = True
+            if session.child is not None:
+                playing += 1
+                session.child.signal(signal.SIGTERM)
+        waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
+        if waits:
+            _, late = await asyncio.wait(waits, timeout=grace)
+            if late:
+                for session in sessions:
+                    if not session.done.is_set() and session.child is not None:
+                        session.child.signal(signal.SIGKILL)
+                _, late = await asyncio.wait(late, timeout=2.0)
+                for waiting in late:
+                    waiting.cancel()
+        for connection in list(state.connections):
+            connection.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.acceptor.wait_closed(), 2.0)
+        for _ in range(40):  # let connection_lost log the last lines
+            if not state.connections:
+                break
+            await asyncio.sleep(0.05)
+        state.log.close()
+        self.stopped.set()
+        return playing
+
+
+def _prepare_folders(config: ServerConfig) -> None:
+    try:
+        config.players_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise ServeError(f"{config.players_dir}: cannot create the players folder: "
+                         f"{exc.strerror or exc}") from None
+    try:
+        History(config.history).close()
+    except HistoryError as exc:
+        raise ServeError(f"{config.history}: {exc}") from None
+
+
+async def start_server(config: ServerConfig, echo: TextIO | None = None,
+                       command: tuple[str, ...] = SESSION_COMMAND) -> RunningServer:
+    """Start listening as ``config`` says. ``echo`` receives the human log lines (default
+    stderr); ``command`` is the child each session runs. ServeError on any start-up
+    problem (host key, auth files, folders, log, address in use)."""
+    host_key = load_or_create_host_key(config.host_key)
+    allow_list = AllowList(config.authorized_keys) if config.auth == "allow-list" and \
+        config.authorized_keys is not None else None
+    passwords = PasswordFile(config.password_file) if config.password_file else None
+    _prepare_folders(config)
+    try:
+        log = ConnectionLog(config.log, echo)
+    except OSError as exc:
+        raise ServeError(f"{config.log}: cannot open the connection log: "
+                         f"{exc.strerror or exc}") from None
+    state = ServerState(config, log, allow_list, passwords, command, echo)
+    factory: Callable[[], GameConnection] = lambda: GameConnection(state)  # noqa: E731
+
+    async def process_factory(process: asyncssh.SSHServerProcess) -> None:
+        await run_session(state, process)
+
+    options: dict[str, Any] = {
+        "server_factory": factory, "process_factory": process_factory,
+        "server_host_keys": [host_key], "server_version": SERVER_VERSION,
+        "encoding": None, "line_editor": False, "allow_pty": True,
+        "agent_forwarding": False, "x11_forwarding": False, "allow_scp": False,
+        "public_key_auth": True, "password_auth": passwords is not None,
+        "kbdint_auth": False, "host_based_auth": False, "gss_host": None,
+        "rdns_lookup": False, "login_timeout": config.login_timeout,
+        "keepalive_interval": config.keepalive_interval,
+        "keepalive_count_max": config.keepalive_count_max,
+    }
+    try:
+        acceptor = await asyncssh.listen(config.host, config.port, **options)
+    except OSError as exc:
+        log.close()
+        raise ServeError(f"cannot listen on {config.host}:{config.port}: "
+                         f"{exc.strerror or exc}") from None
+    return RunningServer(acceptor, state, host_key)
