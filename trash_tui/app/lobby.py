@@ -158,6 +158,8 @@ class LobbyScreen(Screen[None]):
     def trash_app(self) -> TrashApp:
         return cast("TrashApp", self.app)
 
+    has_unfinished = False  # read from the history when the lobby is shown, not per key
+
     def on_mount(self) -> None:
         self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
         self.show_unfinished()
@@ -168,6 +170,7 @@ class LobbyScreen(Screen[None]):
     def show_unfinished(self) -> None:
         """Enable Continue when there is an unfinished match, and say which one."""
         row = self.trash_app.unfinished_match()
+        self.has_unfinished = row is not None
         button = self.query_one("#lobby-continue", Button)
         note = self.query_one("#lobby-continue-note", Static)
         button.disabled = row is None
@@ -180,7 +183,7 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue_match":
-            return self.trash_app.unfinished_match() is not None
+            return self.has_unfinished
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
