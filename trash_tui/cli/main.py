@@ -94,3 +94,7 @@ def _guard(run: Callable[[], None]) -> None:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
