@@ -191,3 +191,29 @@ async def _neighbor_at_a_seven(pilot) -> None:
 def test_help_your_neighbor_asks_which_marker_to_uncover(snap_compare,
                                                          size: tuple[int, int]) -> None:
     assert snap_compare(app_for(), terminal_size=size, run_before=_neighbor_at_a_seven)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_ssh_player_chooses_a_name_on_the_first_visit(snap_compare,
+                                                      size: tuple[int, int]) -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off",
+                     owner="SHA256:snapshot-key", remote=True,
+                     settings_path=Path("player.toml"))
+    assert snap_compare(app, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_ssh_player_is_told_the_server_is_stopping(snap_compare,
+                                                   size: tuple[int, int]) -> None:
+    with History(default_history_path()) as history:
+        history.register_player("SHA256:snapshot-key", "Robin")
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off",
+                     owner="SHA256:snapshot-key", remote=True,
+                     settings_path=Path("player.toml"))
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        pilot.app.say_goodbye("The server is stopping. Your match is saved: come back "
+                              "later and press c to continue it.", delay=60)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
