@@ -7,6 +7,15 @@ to the master, and asyncssh sets the master's size on every window change) and S
 hang-up. Its output is pumped from the master to the channel here, so the server knows
 when the last byte has gone out before it reports the exit status.
 
+Sessions of the real app are forked from a fork server (``multiprocessing``'s
+"forkserver", started once, which imports the app before it forks anything): a session
+then skips a third of a second of imports, and its pages are shared with its siblings.
+The forked child opens the PTY by name and so makes it its controlling terminal; the
+server holds the slave side open until the child's first output. Any other command (the
+tests' stand-ins) is started as a fresh process. At most ``BOOTING`` sessions start at
+once: the others wait their turn, so in a crowd the first players see their screen
+early instead of everybody seeing it late.
+
 Only the child imports the app; this module stays small.
 """
 
@@ -15,6 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import multiprocessing
+import multiprocessing.context
+import multiprocessing.process
 import os
 import pty
 import re
@@ -34,6 +46,11 @@ SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session
 #: The exit status the app uses when it says goodbye to an idle player.
 IDLE_EXIT_STATUS = 3
 HANGUP_GRACE = 5.0  # seconds a hung-up child has before SIGKILL
+#: Sessions starting at the same time (until their first output, or BOOT_TIMEOUT).
+BOOTING = max(1, os.cpu_count() or 1)
+BOOT_TIMEOUT = 5.0
+#: What the fork server imports once, before it forks sessions.
+PRELOAD = ["trash_tui.app.app", "trash_tui.ssh.session"]
 OUTPUT_DRAIN = 2.0  # seconds to forward the last output after the child exits
 READ_SIZE = 65536
 #: Variables of the server's environment a child keeps (everything else is built anew).
@@ -76,34 +93,136 @@ def _prepare_terminal(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attributes)
 
 
+class ForkedProcess:
+    """A session forked by the fork server, with the parts of ``asyncio``'s Process the
+    server uses: ``pid``, ``returncode`` and ``wait()``."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess) -> None:
+        self.process = process
+        self._done: asyncio.Future[int] | None = None
+
+    @property
+    def pid(self) -> int:
+        return int(self.process.pid or 0)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.exitcode
+
+    async def wait(self) -> int:
+        """The exit status (negative: the signal that ended it), once it has exited."""
+        if self._done is None:
+            loop = asyncio.get_running_loop()
+            self._done = loop.create_future()
+            sentinel = self.process.sentinel
+
+            def ended() -> None:
+                loop.remove_reader(sentinel)
+                self.process.join()
+                if self._done is not None and not self._done.done():
+                    self._done.set_result(int(self.process.exitcode or 0))
+
+            loop.add_reader(sentinel, ended)
+        return await asyncio.shield(self._done)
+
+
+_fork_context: multiprocessing.context.BaseContext | None = None
+
+
+def fork_context() -> multiprocessing.context.BaseContext | None:
+    """The fork server's context, started (with the app imported) on first use; None where
+    there is no fork server (sessions are then fresh processes)."""
+    global _fork_context
+    if _fork_context is None:
+        try:
+            context = multiprocessing.get_context("forkserver")
+        except ValueError:
+            return None
+        os.environ.setdefault("TEXTUAL_FPS", "30")  # read when the fork server imports
+        multiprocessing.set_forkserver_preload(PRELOAD)
+        _fork_context = context
+    return _fork_context
+
+
+def start_fork_server() -> None:
+    """Start the fork server now (it imports the app in the background)."""
+    if fork_context() is not None:
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+_booting: asyncio.Semaphore | None = None
+
+
+def _boot_slots() -> asyncio.Semaphore:
+    global _booting
+    if _booting is None:
+        _booting = asyncio.Semaphore(BOOTING)
+    return _booting
+
+
 class PtyChild:
     """A running child on its own PTY, its output flowing to an SSH channel."""
 
-    def __init__(self, process: asyncio.subprocess.Process, ssh: asyncssh.SSHServerProcess,
-                 master: int) -> None:
+    def __init__(self, process: asyncio.subprocess.Process | ForkedProcess,
+                 ssh: asyncssh.SSHServerProcess, master: int, slave: int | None = None,
+                 booting: asyncio.Semaphore | None = None) -> None:
         self.process = process
         self.ssh = ssh
+        self.slave = slave  # held open (forked children) until the child's first output
+        self.booting = booting  # released at the first output (or the boot timeout)
+        if booting is not None:
+            asyncio.get_running_loop().call_later(BOOT_TIMEOUT, self._booted)
         self.pump = asyncio.ensure_future(self._pump_output(master))
+
+    def _booted(self) -> None:
+        """The child has shown something (or had its time): close our side of the
+        slave and let the next session start."""
+        if self.slave is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.slave)
+            self.slave = None
+        if self.booting is not None:
+            self.booting.release()
+            self.booting = None
 
     @classmethod
     async def start(cls, ssh: asyncssh.SSHServerProcess, env: Mapping[str, str],
                     command: tuple[str, ...] = SESSION_COMMAND) -> PtyChild:
-        """Open a PTY of the client's size, start ``command`` on it and connect it to
-        ``ssh`` (input to the PTY master, the master's output to the channel)."""
+        """Open a PTY of the client's size, start ``command`` on it (the app: forked from
+        the fork server) and connect it to ``ssh`` (input to the PTY master, the master's
+        output to the channel). Waits for a boot slot first."""
+        booting = _boot_slots()
+        await booting.acquire()
         columns, rows, width, height = ssh.get_terminal_size()
         master, slave = pty.openpty()
+        held: int | None = None
         try:
             set_window_size(master, columns or 80, rows or 24, width, height)
             _prepare_terminal(slave)
-            process = await asyncio.create_subprocess_exec(
-                *command, stdin=slave, stdout=slave, stderr=slave, env=dict(env),
-                start_new_session=True)
+            context = fork_context() if tuple(command) == SESSION_COMMAND else None
+            process: asyncio.subprocess.Process | ForkedProcess
+            if context is not None:
+                from trash_tui.ssh.session import serve_terminal
+
+                forked = context.Process(target=serve_terminal,
+                                         args=(os.ttyname(slave), dict(env)), daemon=True)
+                await asyncio.get_running_loop().run_in_executor(None, forked.start)
+                process = ForkedProcess(forked)
+                held = slave  # the child opens the terminal by name: keep it open till then
+            else:
+                process = await asyncio.create_subprocess_exec(
+                    *command, stdin=slave, stdout=slave, stderr=slave, env=dict(env),
+                    start_new_session=True)
         except BaseException:
             os.close(master)
             os.close(slave)
+            booting.release()
             raise
-        os.close(slave)
-        child = cls(process, ssh, master)
+        if held is None:
+            os.close(slave)
+        child = cls(process, ssh, master, held, booting)
         try:
             await ssh.redirect(stdin=os.dup(master))
         except BaseException:
@@ -123,8 +242,13 @@ class PtyChild:
         """Send ``number`` to the child's process group (it and anything it started)."""
         if self.process.returncode is not None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        try:
             os.killpg(self.process.pid, number)
+        except ProcessLookupError:  # not yet its own group leader: the process itself
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.process.pid, number)
+        except PermissionError:
+            pass
 
     async def _pump_output(self, master: int) -> None:
         """Forward the master's output to the channel until the last writer of the slave
@@ -143,6 +267,8 @@ class PtyChild:
                     break
                 if not data:
                     break
+                if self.booting is not None or self.slave is not None:
+                    self._booted()
                 if not forwarding:
                     continue
                 try:
@@ -176,6 +302,7 @@ class PtyChild:
                 status = await self.wait(HANGUP_GRACE)
             else:
                 status = exited.result()
+                self._booted()  # our side of the slave must not keep the output open
                 with contextlib.suppress(TimeoutError):  # output held open by a grandchild
                     await asyncio.wait_for(asyncio.shield(self.pump), OUTPUT_DRAIN)
             return disconnected, status
@@ -183,4 +310,5 @@ class PtyChild:
             closed.cancel()
             if self.process.returncode is None:  # cancelled: never leave the child behind
                 self.signal(signal.SIGKILL)
+            self._booted()
             self.pump.cancel()

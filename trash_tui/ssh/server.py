@@ -44,6 +44,7 @@ from trash_tui.ssh.child import (
     SESSION_COMMAND,
     PtyChild,
     session_environment,
+    start_fork_server,
 )
 from trash_tui.ssh.config import ServeError, ServerConfig
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
@@ -427,6 +428,8 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
                          f"{exc.strerror or exc}") from None
     state = ServerState(config, log, allow_list, passwords, command, echo)
     factory: Callable[[], GameConnection] = lambda: GameConnection(state)  # noqa: E731
+    if tuple(command) == SESSION_COMMAND:  # the app's fork server imports it meanwhile
+        await asyncio.get_running_loop().run_in_executor(None, start_fork_server)
 
     async def process_factory(process: asyncssh.SSHServerProcess) -> None:
         await run_session(state, process)

@@ -10,8 +10,11 @@ who the player is and where things live in the environment (never in arguments):
 - ``TRASH_TUI_IDLE_TIMEOUT``: seconds without input before the app says goodbye (0: never).
 
 The child makes the terminal its controlling terminal first, so window resizes arrive as
-SIGWINCH and a dropped connection as SIGHUP. SIGTERM (the server stopping) makes the app
-say goodbye and exit; every match is already saved after every action.
+SIGWINCH and a dropped connection as SIGHUP. The server normally forks sessions from a
+fork server that has already imported the app, through ``serve_terminal``; running this
+module as a program does the same from a fresh interpreter. SIGTERM (the server
+stopping) makes the app say goodbye and exit; every match is already saved after every
+action.
 """
 
 from __future__ import annotations
@@ -43,6 +46,26 @@ def take_controlling_tty() -> None:
 def settings_file(players_dir: Path, identity: str) -> Path:
     """A player's own settings file: named after a hash of their identity."""
     return players_dir / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.toml"
+
+
+def serve_terminal(tty_path: str, env: dict[str, str]) -> None:
+    """Run the app on the terminal ``tty_path`` with ``env`` as the whole environment: the
+    entry point of a session forked from the server's preloaded fork server (see
+    ``trash_tui.ssh.child``). Leads a new session, opens the terminal (it becomes the
+    controlling terminal) as stdin, stdout and stderr, then runs ``main``."""
+    os.setsid()
+    fd = os.open(tty_path, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(fd, target)
+    if fd > 2:
+        os.close(fd)
+    os.environ.clear()
+    os.environ.update(env)
+    # multiprocessing gave this process /dev/null as stdin: use the terminal instead.
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    main()
 
 
 def main() -> None:
