@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import os
 import re
 import resource
 import statistics
@@ -56,6 +57,8 @@ YOUR_MOVE = "Your move"  # the board's status line when the human decides
 DEAL_OVER = "Next deal"  # the deal-over summary's button and footer key
 #: Keys tried at "Your move", in order: the stock, keep the wild, call "Trash!", a slot.
 MOVE_KEYS = ("s", "k", "t", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
+RECHECK_AFTER = 10.0  # seconds without the expected change before reading recent output
+RECENT_OUTPUT = 24_000  # bytes: more than one full redraw of a 100x32 screen
 KEY_WAIT = 1.5  # seconds for a key's move to reach the history database
 SAMPLE_EVERY = 0.2  # seconds between two memory samples
 STAGE_TIMEOUT = 120.0  # seconds any one stage (first screen, a move, quitting) may take
@@ -92,6 +95,29 @@ def rss_mb(pid: int | str) -> float | None:
     except OSError:
         return None
     return None
+
+
+def pss_mb(pid: int) -> float | None:
+    """The proportional memory of process ``pid`` in MB (pages shared with other processes,
+    such as those of sessions forked from one fork server, split between them)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cpu_of(pid: int) -> float | None:
+    """CPU seconds process ``pid`` has used so far (user + system), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as file:
+            fields = file.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def process_gone(pid: int) -> bool:
@@ -239,7 +265,15 @@ class Player:
         """Make ``moves`` moves: at each "Your move", press keys until one is saved."""
         while self.moves < moves:
             self.stage = f"playing (move {self.moves + 1} of {moves})"
-            shown = await self.wait_for(DEAL_OVER, YOUR_MOVE, since=mark)
+            try:  # what changed since the last key; a screen that did not change (a key
+                # the app ignored while it was busy) is read from the recent output
+                shown = await self.wait_for(DEAL_OVER, YOUR_MOVE, since=mark,
+                                            timeout=RECHECK_AFTER)
+            except SessionFailed:
+                if self.ended:
+                    raise
+                shown = await self.wait_for(DEAL_OVER, YOUR_MOVE,
+                                            since=max(0, len(self.output) - RECENT_OUTPUT))
             if shown == DEAL_OVER:  # the deal ended: its summary waits for enter
                 mark = len(self.output)
                 self.press("\r")
@@ -272,17 +306,27 @@ class MemorySample:
     """The RSS of every session's app at the moment the most sessions were up."""
 
     sessions: dict[int, float] = dataclasses.field(default_factory=dict)
+    proportional: dict[int, float] = dataclasses.field(default_factory=dict)
     this_process: float = 0.0
+    #: The CPU seconds of every session app, as last seen (forked apps are not children
+    #: of this process, so the operating system's child accounting misses them).
+    cpu: dict[int, float] = dataclasses.field(default_factory=dict)
 
     def take(self, server: RunningServer) -> None:
         """Sample now if at least as many sessions are up as in the sample kept so far
         (the latest such moment wins: the apps have grown the most by then)."""
         pids = [session.pid for session in server.sessions if session.pid is not None]
+        for pid in pids:
+            used = cpu_of(pid)
+            if used is not None:
+                self.cpu[pid] = used
         if not pids or len(pids) < len(self.sessions):
             return
         sizes = {pid: rss_mb(pid) for pid in pids}
         if len(pids) > len(self.sessions) or None not in sizes.values():
             self.sessions = {pid: size for pid, size in sizes.items() if size is not None}
+            shares = {pid: pss_mb(pid) for pid in self.sessions}
+            self.proportional = {pid: size for pid, size in shares.items() if size is not None}
             self.this_process = rss_mb("self") or 0.0
 
 
@@ -347,7 +391,8 @@ async def bench(sessions: int, moves: int) -> Outcome:
             sampler.cancel()
             await server.stop(grace=3.0)
             history.close()
-        apps_cpu = cpu_seconds(resource.RUSAGE_CHILDREN) - apps_cpu
+        apps_cpu = max(cpu_seconds(resource.RUSAGE_CHILDREN) - apps_cpu,
+                       sum(memory.cpu.values()))  # forked apps are not our children
         own_cpu = cpu_seconds(resource.RUSAGE_SELF) - own_cpu
         notes = [line for line in echo.getvalue().splitlines()
                  if " error" in line or "failed" in line]
@@ -388,6 +433,11 @@ def report(outcome: Outcome) -> None:
         print(f"memory per session app (RSS with {len(sizes)} up at once): median "
               f"{statistics.median(sizes):.1f} MB, max {max(sizes):.1f} MB, "
               f"all together {sum(sizes):.0f} MB")
+        if memory.proportional:
+            shares = list(memory.proportional.values())
+            print(f"  proportional (PSS: pages shared by the forked apps split between them): "
+                  f"median {statistics.median(shares):.1f} MB, all together "
+                  f"{sum(shares):.0f} MB")
         print(f"this process (server and {count} clients) at that moment: "
               f"{memory.this_process:.1f} MB")
     if outcome.left:

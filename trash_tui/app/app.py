@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 import sqlite3
@@ -35,6 +36,7 @@ from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
 
 LOCAL_OWNER = "local"
+REMOTE_NICENESS = 10  # an SSH session's scheduling step back, once its first screen is up
 
 
 class TrashApp(App[None]):
@@ -94,7 +96,12 @@ class TrashApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keymap))
-        self.push_screen(LobbyScreen())
+        if self.remote and self.registered_name() is None:
+            # a new key: the name prompt is the first screen (cheap to draw), the lobby
+            # comes after it
+            self.push_screen(NameScreen(self.settings.name), callback=self.set_player_name)
+        else:
+            self.push_screen(LobbyScreen())
         for problem in self.problems:
             self.notify(problem, title="Settings problem: using the default",
                         severity="warning", timeout=12)
@@ -108,14 +115,16 @@ class TrashApp(App[None]):
 
     # --- players over SSH ----------------------------------------------------------------
     def welcome_remote_player(self) -> None:
-        """Stop cleanly on SIGTERM; ask a new key for a name; offer the unfinished match."""
+        """Stop cleanly on SIGTERM; ask a new key for a name; offer the unfinished match.
+        Once the first screen is drawn, this session steps back in the CPU queue (nice),
+        so players who are just connecting get their first screen before the others'
+        next frames."""
+        self.call_after_refresh(self.yield_to_newcomers)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.server_stopping)
         history = self.history
-        name = history.player_name(self.owner) if history is not None else None
-        if name is None:
-            self.push_screen(NameScreen(self.settings.name), callback=self.set_player_name)
-        else:
+        name = self.registered_name()
+        if name is not None:
             if history is not None:
                 history.register_player(self.owner, name)
             self.settings = replace(self.settings, name=name)
@@ -123,7 +132,25 @@ class TrashApp(App[None]):
             self.notify("Your unfinished match is waiting: press c to continue it.",
                         timeout=10)
 
+    @staticmethod
+    def yield_to_newcomers() -> None:
+        """Lower this session's CPU priority. Each session leads its own process session,
+        so where Linux groups processes by session (autogroup), the group's niceness is
+        what counts: set that too."""
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(REMOTE_NICENESS)
+        with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+            group.write(str(REMOTE_NICENESS))
+
+    def registered_name(self) -> str | None:
+        """The display name registered for this player's key, or None (a new key)."""
+        history = self.history
+        return history.player_name(self.owner) if history is not None else None
+
     def set_player_name(self, name: str | None) -> None:
+        """Register the name a new player chose, then open the lobby."""
+        if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
+            self.push_screen(LobbyScreen())
         if not name:
             return
         self.settings = replace(self.settings, name=name)

@@ -11,7 +11,7 @@ Sessions of the real app are forked from a fork server (``multiprocessing``'s
 "forkserver", started once, which imports the app before it forks anything): a session
 then skips a third of a second of imports, and its pages are shared with its siblings.
 The forked child opens the PTY by name and so makes it its controlling terminal; the
-server holds the slave side open until the child's first output. Any other command (the
+server holds the slave side open until the child's first screen. Any other command (the
 tests' stand-ins) is started as a fresh process. At most ``BOOTING`` sessions start at
 once: the others wait their turn, so in a crowd the first players see their screen
 early instead of everybody seeing it late.
@@ -46,11 +46,13 @@ SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session
 #: The exit status the app uses when it says goodbye to an idle player.
 IDLE_EXIT_STATUS = 3
 HANGUP_GRACE = 5.0  # seconds a hung-up child has before SIGKILL
-#: Sessions starting at the same time (until their first output, or BOOT_TIMEOUT).
+#: Sessions starting at the same time (until their first screen, or BOOT_TIMEOUT).
 BOOTING = max(1, os.cpu_count() or 1)
 BOOT_TIMEOUT = 5.0
-#: What the fork server imports once, before it forks sessions.
-PRELOAD = ["trash_tui.app.app", "trash_tui.ssh.session"]
+BOOT_OUTPUT = 4096  # bytes of output that mean the first screen has been drawn
+#: What the fork server imports once, before it forks sessions ("__main__": the server's
+#: own main module, which multiprocessing would otherwise import again in every child).
+PRELOAD = ["__main__", "trash_tui.app.app", "trash_tui.ssh.session"]
 OUTPUT_DRAIN = 2.0  # seconds to forward the last output after the child exits
 READ_SIZE = 65536
 #: Variables of the server's environment a child keeps (everything else is built anew).
@@ -171,13 +173,14 @@ class PtyChild:
         self.process = process
         self.ssh = ssh
         self.slave = slave  # held open (forked children) until the child's first output
-        self.booting = booting  # released at the first output (or the boot timeout)
+        self.booting = booting  # released at the first screen (or the boot timeout)
+        self.written = 0  # bytes of output so far
         if booting is not None:
             asyncio.get_running_loop().call_later(BOOT_TIMEOUT, self._booted)
         self.pump = asyncio.ensure_future(self._pump_output(master))
 
     def _booted(self) -> None:
-        """The child has shown something (or had its time): close our side of the
+        """The child has drawn its first screen (or had its time): close our side of the
         slave and let the next session start."""
         if self.slave is not None:
             with contextlib.suppress(OSError):
@@ -267,7 +270,9 @@ class PtyChild:
                     break
                 if not data:
                     break
-                if self.booting is not None or self.slave is not None:
+                self.written += len(data)
+                if self.written >= BOOT_OUTPUT and (self.booting is not None or
+                                                    self.slave is not None):
                     self._booted()
                 if not forwarding:
                     continue
