@@ -31,6 +31,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import dataclasses
 import io
@@ -151,6 +152,11 @@ class Player:
         self.owner = key.get_fingerprint("sha256")
         self.history = history
         self.output = bytearray()
+        # The output as text (escape sequences and spaces removed), built chunk by chunk so
+        # reading the screen costs this process little (it also runs the server), and
+        # where each chunk starts in the bytes and in the text.
+        self.text = ""
+        self.chunk_starts: list[tuple[int, int]] = [(0, 0)]
         self.arrived = asyncio.Event()  # set whenever output arrives or the session ends
         self.ended = False
         self.process: asyncssh.SSHClientProcess | None = None
@@ -169,7 +175,9 @@ class Player:
         try:
             while chunk := await self.process.stdout.read(65536):
                 self.output += chunk
-                if self.first_screen is None and wanted in screen_text(bytes(self.output)):
+                self.text += screen_text(chunk)
+                self.chunk_starts.append((len(self.output), len(self.text)))
+                if self.first_screen is None and wanted in self.text:
                     self.first_screen = time.perf_counter() - self.started
                 self.arrived.set()
         except (asyncssh.Error, ConnectionError):
@@ -184,7 +192,7 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             self.arrived.clear()
-            text = screen_text(bytes(self.output[since:]))
+            text = self.text_since(since)
             for squeezed_needle, needle in wanted.items():
                 if squeezed_needle in text:
                     return needle
@@ -197,6 +205,11 @@ class Player:
                                     f"...{text[-120:]!r}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.arrived.wait(), left)
+
+    def text_since(self, since: int) -> str:
+        """The text of the output from the chunk that holds byte ``since`` on."""
+        index = bisect.bisect_right(self.chunk_starts, (since, len(self.text) + 1)) - 1
+        return self.text[self.chunk_starts[max(0, index)][1]:]
 
     def press(self, key: str) -> None:
         assert self.process is not None
