@@ -51,8 +51,9 @@ BOOTING = max(1, os.cpu_count() or 1)
 BOOT_TIMEOUT = 5.0
 BOOT_OUTPUT = 4096  # bytes of output that mean the first screen has been drawn
 #: What the fork server imports once, before it forks sessions ("__main__": the server's
-#: own main module, which multiprocessing would otherwise import again in every child).
-PRELOAD = ["__main__", "trash_tui.app.app", "trash_tui.ssh.session"]
+#: own main module, which multiprocessing would otherwise import again in every child;
+#: then the app, with the garbage collector told to leave those objects alone).
+PRELOAD = ["__main__", "trash_tui.ssh.preload"]
 OUTPUT_DRAIN = 2.0  # seconds to forward the last output after the child exits
 READ_SIZE = 65536
 #: Variables of the server's environment a child keeps (everything else is built anew).
