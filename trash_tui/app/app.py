@@ -36,7 +36,9 @@ from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
 
 LOCAL_OWNER = "local"
-REMOTE_NICENESS = 10  # an SSH session's scheduling step back, once its first screen is up
+#: An SSH session's step back in the CPU queue once its first screen is up: all playing
+#: sessions share the CPU equally, and a player who is just connecting goes first.
+REMOTE_NICENESS = 19
 
 
 class TrashApp(App[None]):

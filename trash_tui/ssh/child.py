@@ -12,9 +12,11 @@ Sessions of the real app are forked from a fork server (``multiprocessing``'s
 then skips a third of a second of imports, and its pages are shared with its siblings.
 The forked child opens the PTY by name and so makes it its controlling terminal; the
 server holds the slave side open until the child's first screen. Any other command (the
-tests' stand-ins) is started as a fresh process. At most ``BOOTING`` sessions start at
-once: the others wait their turn, so in a crowd the first players see their screen
-early instead of everybody seeing it late.
+tests' stand-ins) is started as a fresh process. At most ``BOOTING`` sessions (four per
+core) start at once: the others wait their turn, so in a crowd most players see their
+screen early instead of everybody seeing it late; and a session that has drawn its first
+screen steps back in the CPU queue (``TrashApp.yield_to_newcomers``), so newcomers go
+first.
 
 Only the child imports the app; this module stays small.
 """
@@ -46,8 +48,9 @@ SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session
 #: The exit status the app uses when it says goodbye to an idle player.
 IDLE_EXIT_STATUS = 3
 HANGUP_GRACE = 5.0  # seconds a hung-up child has before SIGKILL
-#: Sessions starting at the same time (until their first screen, or BOOT_TIMEOUT).
-BOOTING = max(1, os.cpu_count() or 1)
+#: Sessions starting at the same time (until their first screen, or BOOT_TIMEOUT): four
+#: per core measured best for 20 players arriving at once on 2 cores (benchmarks/ssh.py).
+BOOTING = max(1, 4 * (os.cpu_count() or 1))
 BOOT_TIMEOUT = 5.0
 BOOT_OUTPUT = 4096  # bytes of output that mean the first screen has been drawn
 #: What the fork server imports once, before it forks sessions ("__main__": the server's
