@@ -10,13 +10,12 @@ raises the same ``BotFailure``.
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bots.base import BotError
-from bots.runner import BotFailure
+from bots.runner import checked_answer
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.neighbor.engine import (
     ROLL,
@@ -137,35 +136,11 @@ def neighbor_bot_from_spec(spec: Mapping[str, Any], seed: int | None = None) -> 
 
 
 # --- playing ---------------------------------------------------------------------------
-def _failure(seat: int, bot: NeighborBot, game: NeighborGame, kind: str,
-             detail: str) -> BotFailure:
-    failure = BotFailure(seat, bot, kind, detail)  # type: ignore[arg-type]
-    failure.game = game  # type: ignore[assignment]
-    return failure
-
-
 def ask_neighbor(bot: NeighborBot, seat: int, game: NeighborGame,
                  time_limit: float | None = None) -> int:
-    """Ask ``bot`` (at ``seat``) for its action now and check the answer (BotFailure)."""
-    observation = game.observation(seat)
-    legal = observation.legal
-    started = time.perf_counter()
-    try:
-        action = bot.choose(observation, legal)
-    except Exception as exc:  # a bot may fail in any way; it forfeits
-        raise _failure(seat, bot, game, "error", f"{type(exc).__name__}: {exc}") from exc
-    spent = time.perf_counter() - started
-    if time_limit is not None and spent > time_limit:
-        raise _failure(seat, bot, game, "timeout",
-                       f"took {spent:.3f} s (limit {time_limit:g} s)")
-    if type(action) is not int or action not in legal:
-        try:
-            name = action_name(action)
-        except (ValueError, TypeError):
-            name = repr(action)
-        allowed = ", ".join(action_name(a) for a in legal)
-        raise _failure(seat, bot, game, "illegal", f"answered {name}; legal: {allowed}")
-    return action
+    """Ask ``bot`` (at ``seat``) for its action now and check the answer (BotFailure),
+    exactly as ``bots.runner.ask`` does for Trash."""
+    return checked_answer(bot, seat, game, time_limit, action_name)
 
 
 def play_neighbor(game: NeighborGame, bots: Sequence[NeighborBot],

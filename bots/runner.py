@@ -9,7 +9,7 @@ raises ``BotFailure`` naming the seat and what went wrong; the game is left as i
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bots.base import Bot
@@ -29,11 +29,19 @@ class BotFailure(RuntimeError):
         self.bot = bot
         self.kind = kind  # "error", "illegal" or "timeout"
         self.detail = detail
-        self.game: Match | Deal | None = None  # the game as it stood when the bot failed
+        self.game: Any = None  # the game (Match, Deal or NeighborGame) as it stood then
 
 
 def ask(bot: Bot, seat: int, game: Deal | Match, time_limit: float | None = None) -> int:
     """Ask ``bot`` (at ``seat``) for its action in ``game`` now, and check the answer."""
+    return checked_answer(bot, seat, game, time_limit, action_name)
+
+
+def checked_answer(bot: Any, seat: int, game: Any, time_limit: float | None,
+                   name_of: Callable[[int], str]) -> int:
+    """Ask ``bot`` for its action in any game with ``observation(seat)`` (Trash or Help
+    Your Neighbor) and check it: an exception, an illegal answer (``name_of`` names the
+    actions in the message) or a slow one raises BotFailure with the game attached."""
     observation = game.observation(seat)
     legal = observation.legal
     started = time.perf_counter()
@@ -47,15 +55,15 @@ def ask(bot: Bot, seat: int, game: Deal | Match, time_limit: float | None = None
                        f"took {spent:.3f} s (limit {time_limit:g} s)")
     if type(action) is not int or action not in legal:  # 1.0 or True must not pass
         try:
-            name = action_name(action)
+            name = name_of(action)
         except (ValueError, TypeError):
             name = repr(action)
-        allowed = ", ".join(action_name(a) for a in legal)
+        allowed = ", ".join(name_of(a) for a in legal)
         raise _failure(seat, bot, game, "illegal", f"answered {name}; legal: {allowed}")
     return action
 
 
-def _failure(seat: int, bot: Bot, game: Match | Deal, kind: str, detail: str) -> BotFailure:
+def _failure(seat: int, bot: Any, game: Any, kind: str, detail: str) -> BotFailure:
     failure = BotFailure(seat, bot, kind, detail)
     failure.game = game
     return failure

@@ -32,7 +32,7 @@ class Seat:
     """Who sits at a seat: a human (``bot`` is None) or a configured bot."""
 
     name: str
-    bot: Bot | None = None
+    bot: Bot | Any | None = None  # a Trash bot, or a Help Your Neighbor bot
 
     @property
     def is_human(self) -> bool:
@@ -40,9 +40,11 @@ class Seat:
 
 
 def make_seats(specs: Sequence[str | Mapping[str, Any]], seed: int,
-               human_name: str = "You") -> list[Seat]:
+               human_name: str = "You", build: Callable[..., Any] = make_bot) -> list[Seat]:
     """Seats from specs: ``"human"`` or a bot spec (name, path, TOML inline table, or a
-    table as a dict)."""
+    table as a dict) that ``build(spec, seed=...)`` turns into a bot. Several humans (hot
+    seat) are told apart by their seat number; a bot's name says what it is and where it
+    sits; each bot's seed comes from the game's seed and its seat."""
     seats = []
     humans = sum(1 for spec in specs if spec == HUMAN)
     for index, spec in enumerate(specs):
@@ -50,7 +52,7 @@ def make_seats(specs: Sequence[str | Mapping[str, Any]], seed: int,
             name = human_name if humans == 1 else f"{human_name} {index + 1}"
             seats.append(Seat(name))
         else:
-            bot = make_bot(spec, seed=derive_seed(seed, "seat", index) % 2**31)
+            bot = build(spec, seed=derive_seed(seed, "seat", index) % 2**31)
             seats.append(Seat(f"{bot.name.capitalize()} ({index + 1})", bot))
     return seats
 

@@ -10,10 +10,9 @@ derived from the game's seed, as ``make_seats`` does for Trash.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from bots.neighbor import NeighborBot, ask_neighbor, make_neighbor_bot
-from trash_tui.engine.rng import derive_seed
+from bots.neighbor import ask_neighbor, make_neighbor_bot
+from trash_tui.app.controller import Seat, make_seats
 from trash_tui.neighbor.engine import (
     DiceSource,
     IllegalAction,
@@ -21,38 +20,16 @@ from trash_tui.neighbor.engine import (
     NeighborObservation,
 )
 
-HUMAN = "human"
-
-
-@dataclass(frozen=True)
-class NeighborSeat:
-    """Who sits at a seat: a human (``bot`` is None) or a neighbor bot."""
-
-    name: str
-    bot: NeighborBot | None = None
-
-    @property
-    def is_human(self) -> bool:
-        return self.bot is None
+#: A seat at the dice game's table: the same as a Trash seat, with a neighbor bot.
+NeighborSeat = Seat
 
 
 def make_neighbor_seats(specs: Sequence[str], seed: int,
                         human_name: str = "You") -> list[NeighborSeat]:
-    """Seats from specs: ``"human"`` or a neighbor bot's name ("random", "smart").
-
-    Several humans (hot seat) are told apart by their seat number; a bot's name says what
-    it is and where it sits. BotError (from ``make_neighbor_bot``) for an unknown name.
-    """
-    seats = []
-    humans = sum(1 for spec in specs if spec == HUMAN)
-    for index, spec in enumerate(specs):
-        if spec == HUMAN:
-            name = human_name if humans == 1 else f"{human_name} {index + 1}"
-            seats.append(NeighborSeat(name))
-        else:
-            bot = make_neighbor_bot(spec, seed=derive_seed(seed, "seat", index) % 2**31)
-            seats.append(NeighborSeat(f"{bot.name.capitalize()} ({index + 1})", bot))
-    return seats
+    """Seats from specs: ``"human"`` or a neighbor bot's name ("random", "smart"), named
+    and seeded as ``make_seats`` does. BotError (from ``make_neighbor_bot``) for an
+    unknown name."""
+    return make_seats(specs, seed, human_name, build=make_neighbor_bot)
 
 
 class NeighborController:
