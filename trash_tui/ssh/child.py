@@ -29,6 +29,7 @@ import fcntl
 import multiprocessing
 import multiprocessing.context
 import multiprocessing.process
+import multiprocessing.spawn as spawn
 import os
 import pty
 import re
@@ -42,7 +43,7 @@ from collections.abc import Mapping
 import asyncssh
 
 from trash_tui.ssh.config import ServerConfig
-from trash_tui.ssh.session import IDLE_ENV, PLAYER_ENV, PLAYERS_DIR_ENV
+from trash_tui.ssh.session import IDLE_ENV, MAIN_PATH_ENV, PLAYER_ENV, PLAYERS_DIR_ENV
 
 SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session")
 #: The exit status the app uses when it says goodbye to an idle player.
@@ -145,17 +146,25 @@ def fork_context() -> multiprocessing.context.BaseContext | None:
         except ValueError:
             return None
         os.environ.setdefault("TEXTUAL_FPS", "30")  # read when the fork server imports
+        main_path = spawn.get_preparation_data("fork server").get("init_main_from_path")
+        if main_path:
+            # for the fork server to import once: Python before 3.13.8 never passes it on
+            # for the "__main__" preload (CPython gh-126631), so every forked session
+            # would run the script again (0.1-0.25 s of imports each)
+            os.environ[MAIN_PATH_ENV] = main_path
         multiprocessing.set_forkserver_preload(PRELOAD)
         _fork_context = context
     return _fork_context
 
 
 def start_fork_server() -> None:
-    """Start the fork server now (it imports the app in the background)."""
-    if fork_context() is not None:
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
+    """Start the fork server and wait until it can fork sessions: it has imported the app
+    (and the server's main script), so the first player does not wait for that."""
+    context = fork_context()
+    if context is not None:
+        ready = context.Process(target=os.getpid, daemon=True)
+        ready.start()
+        ready.join()
 
 
 _booting: asyncio.Semaphore | None = None

@@ -1,19 +1,43 @@
-"""What the SSH fork server imports before it forks sessions: the app, then ``gc.freeze``.
+"""What the SSH fork server imports before it forks sessions: the server's main script and
+the app, then ``gc.freeze``.
 
-Importing this module (in the fork server only) imports the app and its screens and moves
-every object created so far out of the garbage collector's sight. A forked session then
-never walks (and so never copies, page by page) the thousands of objects it shares with
-its siblings: it starts faster and keeps more memory shared.
+Importing this module (in the fork server only) first imports the server's main script
+(its path is in ``MAIN_PATH_ENV``), as multiprocessing's own "__main__" preload means to
+and, before Python 3.13.8, never does (CPython gh-126631): a forked session then finds
+``__main__`` in place instead of running the script again. Then it imports the app and
+its screens and moves every object created so far out of the garbage collector's sight. A
+forked session never walks (and so never copies, page by page) the thousands of objects
+it shares with its siblings: it starts faster and keeps more memory shared.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import sys
+from multiprocessing import process, spawn
 
-import trash_tui.app.app
-import trash_tui.app.board
-import trash_tui.app.remote
-import trash_tui.ssh.session  # noqa: F401
+from trash_tui.ssh.session import MAIN_PATH_ENV
+
+
+def import_main_script() -> None:
+    """Import the server's main script as ``__main__``, the way multiprocessing would in
+    every child (``__name__`` is ``"__mp_main__"``, so its main block does not run)."""
+    main_path = os.environ.pop(MAIN_PATH_ENV, "")
+    if not main_path or getattr(sys.modules["__main__"], "__file__", None) == main_path:
+        return  # no script, or multiprocessing has imported it already
+    process.current_process()._inheriting = True  # starting processes from it is an error
+    try:
+        spawn.import_main_path(main_path)
+    finally:
+        del process.current_process()._inheriting
+
+
+import_main_script()
+
+import trash_tui.app.app  # noqa: E402
+import trash_tui.app.board  # noqa: E402
+import trash_tui.app.remote  # noqa: E402, F401
 
 gc.collect()
 gc.freeze()

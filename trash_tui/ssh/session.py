@@ -30,6 +30,8 @@ from pathlib import Path
 PLAYER_ENV = "TRASH_TUI_PLAYER"
 PLAYERS_DIR_ENV = "TRASH_TUI_PLAYERS_DIR"
 IDLE_ENV = "TRASH_TUI_IDLE_TIMEOUT"
+#: The server's main script, for its fork server to import once (``trash_tui.ssh.preload``).
+MAIN_PATH_ENV = "TRASH_TUI_FORK_SERVER_MAIN"
 
 
 def take_controlling_tty() -> None:
