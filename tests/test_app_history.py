@@ -130,7 +130,8 @@ async def test_history_lists_finished_matches_and_steps_through_a_replay() -> No
         table = screen.query_one("DataTable")
         assert table.row_count == 1
         cells = [str(c) for c in table.get_row_at(0)]
-        assert cells[1] == "You, Greedy (2)" and cells[3] == f"★ {row.winner}"
+        assert cells[1] == "Trash" and cells[2] == "You, Greedy (2)"
+        assert cells[3] == f"★ {row.winner}"
         assert cells[4] == str(row.deals) and cells[5] == str(row.actions)
         await pilot.press("enter")
         await pilot.pause()

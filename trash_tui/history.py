@@ -6,11 +6,13 @@ Writes are idempotent (a game is keyed by its run and index, an action by its ma
 number), so a resumed run never counts a game twice and a resumed match never plays an
 action twice.
 
-A match is stored when it starts (rules, seats, seed) and then one row per action, each
-in its own transaction, so a crash loses at most the move in progress: the seed and the
-actions rebuild the match exactly. When it ends, its record (``engine/record.py``) is kept
-for the replay viewer. Matches belong to an ``owner`` (``"local"`` in the app; the SSH
-server uses the player's key).
+A match is stored when it starts (its game, rules, seats, seed) and then one row per
+action, each in its own transaction, so a crash loses at most the move in progress: the
+seed and the actions rebuild the match exactly. When it ends, its record
+(``engine/record.py``, or ``neighbor/record.py`` for Help Your Neighbor) is kept for the
+replay viewer. Matches belong to an ``owner`` (``"local"`` in the app; the SSH server uses
+the player's key). A database written before matches had a ``game`` gets the column on
+opening, every old match being a game of Trash.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from trash_tui.games import TRASH
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_runs (
@@ -48,6 +52,7 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
     owner TEXT NOT NULL,
+    game TEXT NOT NULL DEFAULT 'trash',
     started REAL NOT NULL,
     updated REAL NOT NULL,
     status TEXT NOT NULL,
@@ -125,6 +130,7 @@ class MatchRow:
     winner: str | None
     result: dict[str, Any] | None
     record: dict[str, Any] | None = None
+    game: str = TRASH  # trash_tui.games: "trash" or "help-your-neighbor"
 
     @property
     def seconds(self) -> float:
@@ -133,14 +139,27 @@ class MatchRow:
 
 
 _MATCH_COLUMNS = ("id, owner, started, updated, status, rules, seats, names, seed, actions, "
-                  "deals, winner, result")
+                  "deals, winner, result, game")
 
 
 def _match_row(row: Sequence[Any], record: str | None = None) -> MatchRow:
     return MatchRow(int(row[0]), row[1], row[2], row[3], row[4], json.loads(row[5]),
                     json.loads(row[6]), json.loads(row[7]), int(row[8]), int(row[9]),
                     int(row[10]), row[11], json.loads(row[12]) if row[12] else None,
-                    json.loads(record) if record else None)
+                    json.loads(record) if record else None, row[13])
+
+
+def _add_game_column(db: sqlite3.Connection) -> None:
+    """Give a database written before matches had a game its ``game`` column (every
+    match in it was Trash). Another process may be doing the same at the same moment."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+    if "game" in columns:
+        return
+    try:
+        db.execute(f"ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT '{TRASH}'")
+    except sqlite3.OperationalError as exc:
+        if "duplicate column" not in str(exc):
+            raise
 
 
 class History:
@@ -154,6 +173,7 @@ class History:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            _add_game_column(self.db)
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"history database {self.path}: {exc}") from None
 
@@ -234,15 +254,15 @@ class History:
 
     # --- the app's matches -------------------------------------------------------------
     def start_match(self, owner: str, rules: dict[str, Any], seats: Sequence[Any],
-                    names: Sequence[str], seed: int) -> int:
-        """Store a new match (before its first action); returns its id."""
+                    names: Sequence[str], seed: int, game: str = TRASH) -> int:
+        """Store a new match of ``game`` (before its first action); returns its id."""
         now = time.time()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             cursor = self.db.execute(
-                "INSERT INTO matches (owner, started, updated, status, rules, seats, names, "
-                "seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, now, now, PLAYING, json.dumps(rules), json.dumps(list(seats)),
+                "INSERT INTO matches (owner, game, started, updated, status, rules, seats, "
+                "names, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, game, now, now, PLAYING, json.dumps(rules), json.dumps(list(seats)),
                  json.dumps(list(names)), seed))
         return int(cursor.lastrowid or 0)
 

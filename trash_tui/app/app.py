@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -34,6 +34,9 @@ from trash_tui.app.too_small import check_size
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
+
+if TYPE_CHECKING:
+    from trash_tui.app.neighbor_controller import NeighborController
 
 LOCAL_OWNER = "local"
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
@@ -249,17 +252,23 @@ class TrashApp(App[None]):
         self.open_board(controller)
 
     def start_neighbor_game(self, seats: Sequence[str]) -> None:
-        """A game of Help Your Neighbor at this table (it is not kept in the history)."""
-        from trash_tui.app.neighbor_board import NeighborBoardScreen
+        """A game of Help Your Neighbor at this table, saved in the history like a match."""
         from trash_tui.app.neighbor_controller import NeighborController
+        from trash_tui.app.saving import start_saved_neighbor_game
 
+        seed = self.match_seed()
+        history = self.history
         try:
-            controller = NeighborController.from_specs(list(seats), self.match_seed(),
-                                                       human_name=self.settings.name)
-        except (BotError, ValueError) as exc:
+            if history is not None:
+                controller = start_saved_neighbor_game(history, self.owner, list(seats), seed,
+                                                       self.settings.name)
+            else:
+                controller = NeighborController.from_specs(list(seats), seed,
+                                                           human_name=self.settings.name)
+        except (BotError, ValueError, HistoryError, sqlite3.Error) as exc:
             self.notify(f"cannot start the game: {exc}", severity="error")
             return
-        self.push_screen(NeighborBoardScreen(controller, self.settings.animation))
+        self.open_neighbor_board(controller)
 
     def continue_match(self) -> None:
         """Continue the latest unfinished match."""
@@ -271,22 +280,30 @@ class TrashApp(App[None]):
 
     def resume_row(self, row: MatchRow) -> None:
         """Continue the unfinished match ``row`` exactly where it stopped."""
-        from trash_tui.app.saving import resume_saved_match
+        from trash_tui.app.saving import resume_saved
 
         history = self.history
         if history is None:
             return
         try:
-            controller = resume_saved_match(history, row)
+            controller = resume_saved(history, row)
         except HistoryError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.open_board(controller)
+        if isinstance(controller, MatchController):
+            self.open_board(controller)
+        else:
+            self.open_neighbor_board(controller)
 
     def open_board(self, controller: MatchController) -> None:
         from trash_tui.app.board import BoardScreen
 
         self.push_screen(BoardScreen(controller, self.settings.animation))
+
+    def open_neighbor_board(self, controller: NeighborController) -> None:
+        from trash_tui.app.neighbor_board import NeighborBoardScreen
+
+        self.push_screen(NeighborBoardScreen(controller, self.settings.animation))
 
     # --- the other screens -----------------------------------------------------------------
     def action_open_history(self) -> None:

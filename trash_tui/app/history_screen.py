@@ -1,8 +1,11 @@
 """The match history: a table of the player's matches from the history database.
 
-Each row gives the date, the players, the rules, the winner, the deals and how long the
-match lasted. Opening a finished match steps through its replay (``ReplayScreen``); opening
-an unfinished one continues it. Times are shown in local time.
+Each row gives the date, the game, the players, the winner, the deals and how long the
+match lasted (a game of Help Your Neighbor has no deals); the line under the table gives
+the selected match's rules and seed.
+Opening a finished match steps through its replay (``ReplayScreen``, or
+``NeighborReplayScreen`` for the dice game); opening an unfinished one continues it. Times
+are shown in local time.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
+from trash_tui.engine.record import RecordError
+from trash_tui.games import NEIGHBOR, TITLES, TRASH
 from trash_tui.history import FINISHED, History, HistoryError, MatchRow
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
@@ -35,6 +40,10 @@ def rules_text(rules: dict[str, object]) -> str:
         return preset_name_of(Rules.from_dict(rules)) or "house rules"
     except RulesError:
         return "unknown rules"
+
+
+#: The game column: short enough for 80 columns.
+GAME_COLUMN = {TRASH: "Trash", NEIGHBOR: "Neighbor"}
 
 
 def outcome_text(row: MatchRow) -> str:
@@ -79,7 +88,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Date", "Players", "Rules", "Result", "Deals", "Moves", "Length")
+        table.add_columns("Date", "Game", "Players", "Result", "Deals", "Moves", "Length")
         self.load()
 
     def on_screen_resume(self) -> None:
@@ -97,9 +106,9 @@ class HistoryScreen(Screen[None]):
         for row in self.rows:
             table.add_row(
                 time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
-                ", ".join(row.names), rules_text(row.rules), outcome_text(row),
-                str(row.deals), str(row.actions), duration_text(row.seconds),
-                key=str(row.id))
+                GAME_COLUMN.get(row.game, row.game), ", ".join(row.names), outcome_text(row),
+                "—" if row.game == NEIGHBOR else str(row.deals), str(row.actions),
+                duration_text(row.seconds), key=str(row.id))
         empty = self.query_one("#history-empty", Static)
         empty.display = not self.rows
         empty.update("No matches yet: every match you play is kept here.")
@@ -126,6 +135,10 @@ class HistoryScreen(Screen[None]):
             return
         what = ("Enter: step through its replay" if row.status == FINISHED
                 else "Enter: continue it")
+        if row.game == NEIGHBOR:
+            detail.update(f"Game {row.id}: {TITLES[NEIGHBOR]}, {len(row.names)} players, "
+                          f"seed {row.seed} — {what}")
+            return
         detail.update(f"Match {row.id}: {len(row.names)} players, {rules_text(row.rules)}, "
                       f"seed {row.seed} — {what}")
 
@@ -143,14 +156,20 @@ class HistoryScreen(Screen[None]):
             if resume is not None:
                 resume(row)
             return
+        from trash_tui.app.neighbor_replay import NeighborReplayScreen
         from trash_tui.app.replay_screen import ReplayScreen
 
+        screen: Screen[None]
         try:
             full = self.history.get_match(row.id)
             if full.record is None:
                 raise HistoryError(f"match {row.id} has no record")
-            screen = ReplayScreen(full)
-        except (HistoryError, ValueError) as exc:
+            if full.game == NEIGHBOR:
+                screen = NeighborReplayScreen(full.record, list(full.names),
+                                              f"Replay of game {full.id}")
+            else:
+                screen = ReplayScreen(full)
+        except (HistoryError, RecordError, ValueError) as exc:
             self.notify(f"cannot replay this match: {exc}", severity="error")
             return
         self.app.push_screen(screen)

@@ -19,11 +19,12 @@ from textual.widgets import Button, Footer, Label, Select, Static
 
 from trash_tui import __version__
 from trash_tui.app.controller import HUMAN
+from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
 from trash_tui.settings import LEVELS
 
-TRASH_GAME, NEIGHBOR_GAME = "trash", "help-your-neighbor"
+TRASH_GAME, NEIGHBOR_GAME = TRASH, NEIGHBOR
 NEIGHBOR_LEVELS = ("smart", "random")
 NEIGHBOR_MIN_PLAYERS = 3
 
@@ -176,6 +177,9 @@ class LobbyScreen(Screen[None]):
         button.disabled = row is None
         if row is None:
             note.update("No unfinished match.")
+        elif row.game == NEIGHBOR:
+            note.update(f"Continue: Help Your Neighbor, {len(row.names)} players, "
+                        f"{row.actions} moves so far.")
         else:
             note.update(f"Continue: {len(row.names)} players, deal {max(1, row.deals)}, "
                         f"{row.actions} moves so far.")

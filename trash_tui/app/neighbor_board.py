@@ -39,7 +39,7 @@ from trash_tui.app.neighbor_widgets import (
     DiceView,
     PlayerPanel,
     PlayersView,
-    arrange_players,
+    side_width,
 )
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import (
@@ -53,7 +53,6 @@ from trash_tui.neighbor.narrate import narrate, says
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
 FLICKER = {"off": (0, 0.0), "fast": (3, 0.04), "normal": (5, 0.07)}  # (faces, seconds each)
-SIDE_WIDTH = (30, 56)  # the side (dice and log): at least, at most (columns)
 #: The key that uncovers each marker on a 7 (Textual key names), and how it is shown.
 MARKER_KEYS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 8: "8", 9: "9", 10: "0",
                11: "minus", 12: "equals_sign"}
@@ -112,14 +111,8 @@ class NeighborBoardScreen(Screen[None]):
         self.query_one("#neighbor-side").styles.width = self.side_width(event.size)
 
     def side_width(self, size: Size) -> int:
-        """The side's width for a screen of ``size``: what the players' panels leave
-        (with the largest markers that fit beside the narrowest side), within SIDE_WIDTH."""
-        least, most = SIDE_WIDTH
-        room = Size(size.width - least, size.height - 2)  # the status line and the footer
-        plan = arrange_players(len(self.controller.seats), room)
-        if not plan.fits:
-            return least
-        return max(least, min(most, size.width - plan.need.width - 2))
+        """The side's width for a screen of ``size`` (``neighbor_widgets.side_width``)."""
+        return side_width(len(self.controller.seats), size)
 
     # --- showing ---------------------------------------------------------------------
     def refresh_view(self) -> None:

@@ -44,6 +44,7 @@ class NeighborController:
         self.game = NeighborGame(len(self.seats), seed, dice=dice)
         self.actions: list[int] = []
         self.listeners: list[Callable[[NeighborController, int], None]] = []
+        self.match_id: int | None = None  # set when the game is saved in the history
 
     @classmethod
     def from_specs(cls, specs: Sequence[str], seed: int, human_name: str = "You", *,
@@ -96,13 +97,23 @@ class NeighborController:
         """The actions the human to move may take now (none while a bot plays)."""
         return tuple(self.game.legal) if self.waiting_for_human else ()
 
-    def _apply(self, action: int) -> int:
+    def _apply(self, action: int, tell: bool = True) -> int:
         before = len(self.game.events)
         self.game.apply(action)
         self.actions.append(action)
-        for listener in self.listeners:
-            listener(self, action)
+        if tell:
+            for listener in self.listeners:
+                listener(self, action)
         return len(self.game.events) - before
+
+    def replay(self, actions: Sequence[int]) -> None:
+        """Re-apply saved actions (whoever took them), telling no listener: the game is
+        then exactly where it was saved (the dice come from the seed). IllegalAction if
+        the actions do not fit."""
+        for action in actions:
+            if self.over:
+                raise IllegalAction("the saved actions go on after the end of the game")
+            self._apply(action, tell=False)
 
     def play(self, action: int) -> int:
         """The human to move takes ``action``; returns how many events it produced.

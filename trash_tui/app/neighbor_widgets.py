@@ -34,6 +34,7 @@ PANEL_FRAME = (4, 2)  # what PlayerPanel's DEFAULT_CSS adds: round border, paddi
 GRID_GAP = (1, 1)  # (columns, lines) between two panels
 SCROLLBAR = (2, 1)  # Textual's default scroll bar sizes (vertical columns, horizontal lines)
 HATCH = "▒"
+SIDE_WIDTH = (30, 56)  # the board's side (dice and log): at least, at most (columns)
 
 ROLL_MARK = ("▶ to roll", "▶ roll")
 UNCOVER_MARK = ("▶ uncovers one", "▶ uncover")
@@ -405,3 +406,15 @@ class DiceView(Widget):
 
     def on_click(self) -> None:
         self.post_message(self.DiceClicked())
+
+
+def side_width(players: int, size: Size) -> int:
+    """The width of the side (dice and log) beside ``players`` panels on a screen of
+    ``size``: what the panels leave (with the largest markers that fit beside the
+    narrowest side), within SIDE_WIDTH. The live board and the replay use it."""
+    least, most = SIDE_WIDTH
+    room = Size(size.width - least, size.height - 2)  # the status line and the footer
+    plan = arrange_players(players, room)
+    if not plan.fits:
+        return least
+    return max(least, min(most, size.width - plan.need.width - 2))

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from trash_tui.app.replay_keys import ReplayKeys
 from trash_tui.app.table import PileView, TableView
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.stepper import ReplayCursor
@@ -34,7 +35,7 @@ def deal_option_text(cursor: ReplayCursor, index: int, names: list[str]) -> str:
     return f"Deal {index + 1}: {who} · {moves} moves"
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(ReplayKeys, Screen[None]):
     """A finished match, replayed one action at a time."""
 
     DEFAULT_CSS = """
@@ -107,28 +108,12 @@ class ReplayScreen(Screen[None]):
         self.cursor.seek(self.cursor.deal_starts[index])
         self.show()
 
-    def action_forward(self) -> None:
-        self.cursor.forward()
-        self.show()
-
-    def action_back(self) -> None:
-        self.cursor.back()
-        self.show()
-
     def action_next_deal(self) -> None:
         self.cursor.next_deal()
         self.show()
 
     def action_previous_deal(self) -> None:
         self.cursor.previous_deal()
-        self.show()
-
-    def action_start(self) -> None:
-        self.cursor.seek(0)
-        self.show()
-
-    def action_end(self) -> None:
-        self.cursor.seek(self.cursor.length)
         self.show()
 
     def action_next_view(self) -> None:

@@ -3,7 +3,9 @@
 ``start_saved_match`` stores a new match (rules, seat specs, names, seed) and hooks a
 ``MatchSaver`` to its controller: every action is written in its own transaction as it
 is taken, and the record is kept when the match ends. ``resume_saved_match`` rebuilds an
-interrupted match from its seed and saved actions, exactly where it stopped. A database
+interrupted match from its seed and saved actions, exactly where it stopped. Games of Help
+Your Neighbor are saved and continued the same way (``start_saved_neighbor_game``,
+``resume_saved_neighbor_game``): no rules, and the dice come from the seed. A database
 that fails while playing never stops the game: the saver keeps the first problem in
 ``problem`` for the screen to show and stops writing.
 """
@@ -16,9 +18,13 @@ from typing import Any
 
 from bots.base import BotError
 from trash_tui.app.controller import MatchController, make_seats
+from trash_tui.app.neighbor_controller import NeighborController, make_neighbor_seats
 from trash_tui.engine.deal import IllegalAction
 from trash_tui.engine.record import match_record
+from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow
+from trash_tui.neighbor import engine as neighbor_engine
+from trash_tui.neighbor.record import neighbor_record
 from trash_tui.rules import Rules, RulesError
 
 LOCAL_OWNER = "local"
@@ -67,6 +73,8 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
     being saved. HistoryError if the saved match cannot be rebuilt."""
     if row.status != PLAYING:
         raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
+    if row.game != TRASH:
+        raise HistoryError(f"match {row.id} is a game of {row.game}, not Trash")
     try:
         rules = Rules.from_dict(row.rules)
         seats = make_seats(row.seats, row.seed)
@@ -80,3 +88,68 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
     return controller
 
 
+
+
+class NeighborSaver:
+    """Writes a Help Your Neighbor game's actions (and at the end its record) to the
+    database; ``deals`` counts the turns taken."""
+
+    def __init__(self, history: History, match_id: int) -> None:
+        self.history = history
+        self.match_id = match_id
+        self.problem: str | None = None
+
+    def __call__(self, controller: NeighborController, action: int) -> None:
+        if self.problem is not None:
+            return
+        game = controller.game
+        try:
+            self.history.add_action(self.match_id, len(controller.actions) - 1, action,
+                                    game.turn)
+            if game.over:
+                winner = controller.names[game.winner] if game.winner is not None else None
+                self.history.finish_match(
+                    self.match_id, winner, game.turn,
+                    {"winner": game.winner, "abandoned": game.abandoned,
+                     "covered": [len(markers) for markers in game.covered]},
+                    neighbor_record(game, controller.names, {"app_match": self.match_id}))
+        except (sqlite3.Error, HistoryError) as exc:
+            self.problem = f"the game is no longer saved: {exc}"
+
+
+def start_saved_neighbor_game(history: History, owner: str, specs: Sequence[str], seed: int,
+                              human_name: str = "You") -> NeighborController:
+    """A new game of Help Your Neighbor at this table, saved in ``history`` from its first
+    action."""
+    controller = NeighborController(make_neighbor_seats(list(specs), seed, human_name), seed)
+    match_id = history.start_match(owner, {}, list(specs), controller.names, seed,
+                                   game=NEIGHBOR)
+    controller.listeners.append(NeighborSaver(history, match_id))
+    controller.match_id = match_id
+    return controller
+
+
+def resume_saved_neighbor_game(history: History, row: MatchRow) -> NeighborController:
+    """The unfinished game of Help Your Neighbor ``row``, rebuilt from its seed and saved
+    actions; it goes on being saved. HistoryError if it cannot be rebuilt."""
+    if row.status != PLAYING:
+        raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
+    if row.game != NEIGHBOR:
+        raise HistoryError(f"match {row.id} is a game of {row.game}, not Help Your Neighbor")
+    try:
+        seats = make_neighbor_seats(row.seats, row.seed)
+        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
+        controller = NeighborController(seats, row.seed)
+        controller.replay(history.match_actions(row.id))
+    except (BotError, neighbor_engine.IllegalAction, ValueError) as exc:
+        raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
+    controller.listeners.append(NeighborSaver(history, row.id))
+    controller.match_id = row.id
+    return controller
+
+
+def resume_saved(history: History, row: MatchRow) -> MatchController | NeighborController:
+    """The unfinished match or game ``row``, whichever game it is."""
+    if row.game == NEIGHBOR:
+        return resume_saved_neighbor_game(history, row)
+    return resume_saved_match(history, row)

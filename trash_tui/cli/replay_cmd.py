@@ -9,8 +9,9 @@ import click
 from trash_tui.engine.deal import Deal
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.record import RecordError, check_records, load_records
+from trash_tui.games import NEIGHBOR
 
-NEIGHBOR_KIND = "help-your-neighbor"
+NEIGHBOR_KIND = NEIGHBOR
 
 
 @click.command("replay")

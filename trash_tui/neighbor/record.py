@@ -16,6 +16,7 @@ from typing import Any
 from trash_tui import __version__
 from trash_tui.engine.match import events_digest
 from trash_tui.engine.record import FORMAT, VERSION, RecordError, checksum
+from trash_tui.games import NEIGHBOR
 from trash_tui.neighbor.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,7 +28,7 @@ from trash_tui.neighbor.engine import (
     parse_action,
 )
 
-KIND = "help-your-neighbor"
+KIND = NEIGHBOR
 
 
 def rolls_text(rolls: Sequence[tuple[int, int]]) -> str:

@@ -59,6 +59,7 @@ from bots.base import BotError
 from bots.neighbor import NEIGHBOR_BOTS, neighbor_bot_from_spec
 from bots.registry import make_bot
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
+from trash_tui.games import GAMES, NEIGHBOR, TRASH
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.rules import Rules, RulesError, key_text
 from trash_tui.rules_file import rules_from_table
@@ -67,8 +68,6 @@ from trash_tui.toml_file import read_toml
 TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
             "duplicate", "time_limit", "rules", "bots", "stop")
 FORMATS = ("round-robin", "gauntlet")
-TRASH, NEIGHBOR = "trash", "help-your-neighbor"
-GAMES = (TRASH, NEIGHBOR)
 NEIGHBOR_DEFAULT_PLAYERS = 4
 UNITS = ("matches", "deals")
 STOP_RULES = ("fixed", "sprt")
