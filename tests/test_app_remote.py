@@ -126,3 +126,20 @@ async def test_tournaments_are_not_offered_over_ssh(tmp_path: Path) -> None:
         assert isinstance(app.screen, LobbyScreen)
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Tournaments" not in titles
+
+
+async def test_text_cursors_do_not_blink_over_ssh_but_do_at_home(tmp_path: Path) -> None:
+    """A blink is a redraw sent down the line twice a second: not over SSH."""
+    app = remote_app(ALICE, tmp_path / "alice.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        field = app.screen.query_one("Input")
+        assert field.has_focus and field.cursor_blink is False
+    local = create_app(Rules(start_size=4), ["human", "greedy"], seed=3, animation="off")
+    async with local.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        fields = list(local.screen.query("Input"))
+        assert fields and all(field.cursor_blink for field in fields)

@@ -110,6 +110,8 @@ async def test_the_shipped_files_are_listed_and_the_screen_fits(
             assert row[5] == ", ".join(config.bot_names)
         ladder = rows[[r[0] for r in rows].index("round-robin.toml")]
         assert ladder[4] == "3,000 matches" and ladder[3] == "round-robin, duplicate"
+        dice = rows[[r[0] for r in rows].index("help-your-neighbor.toml")]
+        assert dice[3].startswith("Neighbor, ")  # the game, when it is not Trash
         assert "No tournament runs yet" in results_text(screen)
         assert "Run" in str(screen.query_one("#tournaments-run", Button).label)
 

@@ -10,3 +10,4 @@ from __future__ import annotations
 TRASH, NEIGHBOR = "trash", "help-your-neighbor"
 GAMES = (TRASH, NEIGHBOR)
 TITLES = {TRASH: "Trash", NEIGHBOR: "Help Your Neighbor"}
+SHORT_TITLES = {TRASH: "Trash", NEIGHBOR: "Neighbor"}  # for table columns

@@ -25,6 +25,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.events import Resize
 from textual.screen import Screen
+from textual.widgets import Input
 
 from bots.base import BotError
 from trash_tui.app.controller import MatchController, make_seats
@@ -206,6 +207,12 @@ class TrashApp(App[None]):
 
     def on_resize(self, event: Resize) -> None:
         check_size(self)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Over SSH, text cursors do not blink: a blink is a redraw sent down the line
+        twice a second by every session waiting at a text field."""
+        if self.remote and isinstance(event.widget, Input):
+            event.widget.cursor_blink = False
 
     # --- the history database ----------------------------------------------------------
     @property

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from trash_tui.engine.record import RecordError
-from trash_tui.games import NEIGHBOR, TITLES, TRASH
+from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
 from trash_tui.history import FINISHED, History, HistoryError, MatchRow
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
@@ -40,10 +40,6 @@ def rules_text(rules: dict[str, object]) -> str:
         return preset_name_of(Rules.from_dict(rules)) or "house rules"
     except RulesError:
         return "unknown rules"
-
-
-#: The game column: short enough for 80 columns.
-GAME_COLUMN = {TRASH: "Trash", NEIGHBOR: "Neighbor"}
 
 
 def outcome_text(row: MatchRow) -> str:
@@ -106,7 +102,7 @@ class HistoryScreen(Screen[None]):
         for row in self.rows:
             table.add_row(
                 time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
-                GAME_COLUMN.get(row.game, row.game), ", ".join(row.names), outcome_text(row),
+                SHORT_TITLES.get(row.game, row.game), ", ".join(row.names), outcome_text(row),
                 "—" if row.game == NEIGHBOR else str(row.deals), str(row.actions),
                 duration_text(row.seconds), key=str(row.id))
         empty = self.query_one("#history-empty", Static)

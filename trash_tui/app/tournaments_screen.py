@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Log, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from trash_tui.games import SHORT_TITLES, TITLES, TRASH
 from trash_tui.history import History, HistoryError, RunRow
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
@@ -77,8 +78,11 @@ def list_tournament_files(folder: Path) -> list[TournamentFile]:
 
 
 def format_text(config: TournamentConfig) -> str:
-    """The format column: round-robin or the gauntlet's bot, duplicate, SPRT."""
+    """The format column: the game when it is not Trash, round-robin or the gauntlet's
+    bot, duplicate, SPRT."""
     text = config.format if config.gauntlet is None else f"gauntlet: {config.gauntlet}"
+    if config.game != TRASH:
+        text = f"{SHORT_TITLES.get(config.game, config.game)}, {text}"
     if config.duplicate:
         text += ", duplicate"
     if config.stop.kind == "sprt":
@@ -249,7 +253,8 @@ class TournamentsScreen(Screen[None]):
                                            f" in {entry.path.name}: {entry.error}"))
         else:
             config = entry.config
-            detail.update(f"{config.name}: {planned_text(config)}, {config.players}-player "
+            detail.update(f"{config.name}: {TITLES.get(config.game, config.game)}, "
+                          f"{planned_text(config)}, {config.players}-player "
                           f"tables, {format_text(config)}; bots: {', '.join(config.bot_names)}"
                           f"; results in {self.runs_dir / entry.path.stem}")
 

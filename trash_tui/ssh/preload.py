@@ -29,6 +29,8 @@ def import_main_script() -> None:
     process.current_process()._inheriting = True  # starting processes from it is an error
     try:
         spawn.import_main_path(main_path)
+    except Exception:  # then each session runs it, as multiprocessing does without this
+        pass
     finally:
         del process.current_process()._inheriting
 
