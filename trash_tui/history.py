@@ -13,12 +13,19 @@ seed and the actions rebuild the match exactly. When it ends, its record
 replay viewer. Matches belong to an ``owner`` (``"local"`` in the app; the SSH server uses
 the player's key). A database written before matches had a ``game`` gets the column on
 opening, every old match being a game of Trash.
+
+A match is played in one place at a time: whoever starts or continues it holds it (a
+random ``holder`` token), and an action from anybody else is refused (``MatchTaken``). So
+when a player comes back over SSH while their dropped session is still winding down, or
+opens the same match in two terminals, the latest one plays on and the other stops saving
+instead of mixing two games in one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
@@ -53,6 +60,7 @@ CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
     owner TEXT NOT NULL,
     game TEXT NOT NULL DEFAULT 'trash',
+    holder TEXT,
     started REAL NOT NULL,
     updated REAL NOT NULL,
     status TEXT NOT NULL,
@@ -86,6 +94,10 @@ PLAYING, FINISHED = "playing", "finished"
 
 class HistoryError(RuntimeError):
     """The history database cannot be opened or read."""
+
+
+class MatchTaken(HistoryError):
+    """The match has been continued somewhere else since this session took it."""
 
 
 def default_history_path() -> Path:
@@ -149,17 +161,22 @@ def _match_row(row: Sequence[Any], record: str | None = None) -> MatchRow:
                     json.loads(record) if record else None, row[13])
 
 
-def _add_game_column(db: sqlite3.Connection) -> None:
-    """Give a database written before matches had a game its ``game`` column (every
-    match in it was Trash). Another process may be doing the same at the same moment."""
+#: Columns added to ``matches`` after its first version, with how they are declared.
+_ADDED_COLUMNS = {"game": f"TEXT NOT NULL DEFAULT '{TRASH}'", "holder": "TEXT"}
+
+
+def _add_new_columns(db: sqlite3.Connection) -> None:
+    """Give a database from an earlier version the columns ``matches`` has gained (every
+    match in it was Trash, held by nobody). Another process may be doing the same."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
-    if "game" in columns:
-        return
-    try:
-        db.execute(f"ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT '{TRASH}'")
-    except sqlite3.OperationalError as exc:
-        if "duplicate column" not in str(exc):
-            raise
+    for name, declaration in _ADDED_COLUMNS.items():
+        if name in columns:
+            continue
+        try:
+            db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
+        except sqlite3.OperationalError as exc:
+            if "duplicate column" not in str(exc):
+                raise
 
 
 class History:
@@ -173,7 +190,7 @@ class History:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            _add_game_column(self.db)
+            _add_new_columns(self.db)
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"history database {self.path}: {exc}") from None
 
@@ -254,22 +271,46 @@ class History:
 
     # --- the app's matches -------------------------------------------------------------
     def start_match(self, owner: str, rules: dict[str, Any], seats: Sequence[Any],
-                    names: Sequence[str], seed: int, game: str = TRASH) -> int:
-        """Store a new match of ``game`` (before its first action); returns its id."""
+                    names: Sequence[str], seed: int, game: str = TRASH,
+                    holder: str | None = None) -> int:
+        """Store a new match of ``game`` (before its first action), held by ``holder``
+        when given; returns its id."""
         now = time.time()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             cursor = self.db.execute(
-                "INSERT INTO matches (owner, game, started, updated, status, rules, seats, "
-                "names, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, game, now, now, PLAYING, json.dumps(rules), json.dumps(list(seats)),
-                 json.dumps(list(names)), seed))
+                "INSERT INTO matches (owner, game, holder, started, updated, status, rules, "
+                "seats, names, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, game, holder, now, now, PLAYING, json.dumps(rules),
+                 json.dumps(list(seats)), json.dumps(list(names)), seed))
         return int(cursor.lastrowid or 0)
 
-    def add_action(self, match_id: int, number: int, action: int, deals: int) -> None:
-        """Store the ``number``-th action (0-based) of a match, in one transaction."""
+    def take_match(self, match_id: int) -> str:
+        """Hold the match from now on (whoever held it before can no longer add to it);
+        returns the new holder token."""
+        holder = secrets.token_hex(8)
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("UPDATE matches SET holder = ? WHERE id = ?", (holder, match_id))
+        return holder
+
+    def _check_holder(self, match_id: int, holder: str | None) -> None:
+        """MatchTaken unless ``holder`` (when given) still holds the match (inside the
+        caller's transaction)."""
+        if holder is None:
+            return
+        row = self.db.execute("SELECT holder FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None or row[0] != holder:
+            raise MatchTaken(f"match {match_id} has been continued in another session: "
+                             "it is saved there, not here")
+
+    def add_action(self, match_id: int, number: int, action: int, deals: int,
+                   holder: str | None = None) -> None:
+        """Store the ``number``-th action (0-based) of a match, in one transaction;
+        MatchTaken (nothing stored) if ``holder`` no longer holds it."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._check_holder(match_id, holder)
             self.db.execute("INSERT OR IGNORE INTO match_actions (match_id, number, action) "
                             "VALUES (?, ?, ?)", (match_id, number, action))
             self.db.execute("UPDATE matches SET updated = ?, actions = MAX(actions, ?), "
@@ -277,10 +318,13 @@ class History:
                                                        match_id))
 
     def finish_match(self, match_id: int, winner: str | None, deals: int,
-                     result: dict[str, Any], record: dict[str, Any]) -> None:
-        """Mark a match finished and keep its result and record."""
+                     result: dict[str, Any], record: dict[str, Any],
+                     holder: str | None = None) -> None:
+        """Mark a match finished and keep its result and record; MatchTaken if
+        ``holder`` no longer holds it."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
+            self._check_holder(match_id, holder)
             self.db.execute(
                 "UPDATE matches SET status = ?, winner = ?, deals = ?, result = ?, record = ?, "
                 "updated = ? WHERE id = ?",

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from trash_tui.app.animation import chain_frames
-from trash_tui.app.controller import MatchController
+from trash_tui.app.controller import MatchController, saving_problem
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
 from trash_tui.app.table import LayoutView, PileView, TableView
 from trash_tui.engine.actions import (
@@ -279,13 +279,10 @@ class BoardScreen(Screen[None]):
 
     def show_problem(self) -> None:
         """Say once if the history database stopped saving the match."""
-        if self.problem_shown:
-            return
-        for listener in self.controller.listeners:
-            problem = getattr(listener, "problem", None)
-            if problem:
-                self.problem_shown = True
-                self.notify(problem, severity="error", timeout=12)
+        problem = None if self.problem_shown else saving_problem(self.controller.listeners)
+        if problem:
+            self.problem_shown = True
+            self.notify(problem, severity="error", timeout=12)
 
     def schedule_bots(self) -> None:
         if self.controller.over or self.controller.waiting_for_human or \

@@ -156,3 +156,12 @@ class MatchController:
             if self.over:
                 raise IllegalAction("the saved actions go on after the end of the match")
             self._apply(action, tell=False)
+
+
+def saving_problem(listeners: Sequence[object]) -> str | None:
+    """The first problem a game's saver has met (``app/saving.py``), if any."""
+    for listener in listeners:
+        problem = getattr(listener, "problem", None)
+        if problem:
+            return str(problem)
+    return None

@@ -25,6 +25,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
+from trash_tui.app.controller import saving_problem
 from trash_tui.app.neighbor_controller import NeighborController
 from trash_tui.app.neighbor_dialogs import (
     NeighborRulesScreen,
@@ -91,6 +92,7 @@ class NeighborBoardScreen(Screen[None]):
         self.rolling = False  # the dice are being shown rolling
         self.bot_pending = False  # a bot's step is scheduled
         self.standings_shown = False
+        self.problem_shown = False  # the history database's problem has been said
         self.logged = 0  # events written to the log so far
 
     def compose(self) -> ComposeResult:
@@ -247,12 +249,20 @@ class NeighborBoardScreen(Screen[None]):
         self.set_timer(self.flicker_step, lambda: self._flicker(left - 1, name))
 
     def after_move(self) -> None:
+        self.show_problem()
         if not self.is_active:  # on_screen_resume comes back here
             return
         if self.controller.over:
             self.show_standings()
             return
         self.schedule_bots()
+
+    def show_problem(self) -> None:
+        """Say once if the game is no longer saved (the database, or another session)."""
+        problem = None if self.problem_shown else saving_problem(self.controller.listeners)
+        if problem:
+            self.problem_shown = True
+            self.notify(problem, severity="error", timeout=12)
 
     def schedule_bots(self) -> None:
         controller = self.controller

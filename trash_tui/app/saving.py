@@ -5,13 +5,16 @@
 is taken, and the record is kept when the match ends. ``resume_saved_match`` rebuilds an
 interrupted match from its seed and saved actions, exactly where it stopped. Games of Help
 Your Neighbor are saved and continued the same way (``start_saved_neighbor_game``,
-``resume_saved_neighbor_game``): no rules, and the dice come from the seed. A database
-that fails while playing never stops the game: the saver keeps the first problem in
-``problem`` for the screen to show and stops writing.
+``resume_saved_neighbor_game``): no rules, and the dice come from the seed. Starting or
+continuing a match makes this session its holder (``History.take_match``): if it is
+continued somewhere else meanwhile, this session's saver stops. A database that fails
+while playing never stops the game: the saver keeps the first problem in ``problem`` for
+the screen to show and stops writing.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -22,7 +25,7 @@ from trash_tui.app.neighbor_controller import NeighborController, make_neighbor_
 from trash_tui.engine.deal import IllegalAction
 from trash_tui.engine.record import match_record
 from trash_tui.games import NEIGHBOR, TRASH
-from trash_tui.history import PLAYING, History, HistoryError, MatchRow
+from trash_tui.history import PLAYING, History, HistoryError, MatchRow, MatchTaken
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.neighbor.record import neighbor_record
 from trash_tui.rules import Rules, RulesError
@@ -30,40 +33,59 @@ from trash_tui.rules import Rules, RulesError
 LOCAL_OWNER = "local"
 
 
-class MatchSaver:
-    """Writes a controller's actions (and at the end its record) to the database."""
+class Saver:
+    """Writes a game's actions (and at the end its record) to the database as they are
+    taken, as the match's holder: the first problem (the database failing, or the match
+    continued in another session) is kept in ``problem`` and nothing more is written."""
 
-    def __init__(self, history: History, match_id: int) -> None:
+    what = "match"
+
+    def __init__(self, history: History, match_id: int, holder: str | None = None) -> None:
         self.history = history
         self.match_id = match_id
+        self.holder = holder
         self.problem: str | None = None
 
-    def __call__(self, controller: MatchController, action: int) -> None:
+    def __call__(self, controller: Any, action: int) -> None:
         if self.problem is not None:
             return
-        match = controller.match
         try:
-            self.history.add_action(self.match_id, len(controller.actions) - 1, action,
-                                    match.deals_played + (0 if match.over else 1))
-            if match.over and match.result is not None:
-                result = match.result
-                winner = controller.names[result.winner] if result.winner is not None else None
-                self.history.finish_match(
-                    self.match_id, winner, result.deals,
-                    {"places": list(result.places), "sizes": list(result.sizes),
-                     "abandoned": result.abandoned},
-                    match_record(match, controller.names, {"app_match": self.match_id}))
+            self.save(controller, action)
+        except MatchTaken as exc:
+            self.problem = f"this {self.what} is no longer saved here: {exc}"
         except (sqlite3.Error, HistoryError) as exc:
-            self.problem = f"the match is no longer saved: {exc}"
+            self.problem = f"the {self.what} is no longer saved: {exc}"
+
+    def save(self, controller: Any, action: int) -> None:
+        raise NotImplementedError
+
+
+class MatchSaver(Saver):
+    """Saves a match of Trash."""
+
+    def save(self, controller: MatchController, action: int) -> None:
+        match = controller.match
+        self.history.add_action(self.match_id, len(controller.actions) - 1, action,
+                                match.deals_played + (0 if match.over else 1), self.holder)
+        if match.over and match.result is not None:
+            result = match.result
+            winner = controller.names[result.winner] if result.winner is not None else None
+            self.history.finish_match(
+                self.match_id, winner, result.deals,
+                {"places": list(result.places), "sizes": list(result.sizes),
+                 "abandoned": result.abandoned},
+                match_record(match, controller.names, {"app_match": self.match_id}),
+                self.holder)
 
 
 def start_saved_match(history: History, owner: str, rules: Rules, specs: Sequence[Any],
                       seed: int, human_name: str = "You") -> MatchController:
     """A new match at this table, saved in ``history`` from its first action."""
     controller = MatchController(rules, make_seats(list(specs), seed, human_name), seed)
-    match_id = history.start_match(owner, rules.to_dict(), list(specs), controller.names, seed)
-    saver = MatchSaver(history, match_id)
-    controller.listeners.append(saver)
+    holder = secrets.token_hex(8)
+    match_id = history.start_match(owner, rules.to_dict(), list(specs), controller.names, seed,
+                                   holder=holder)
+    controller.listeners.append(MatchSaver(history, match_id, holder))
     controller.match_id = match_id
     return controller
 
@@ -75,6 +97,7 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
         raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
     if row.game != TRASH:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Trash")
+    holder = history.take_match(row.id)  # first: from now on nobody else adds to it
     try:
         rules = Rules.from_dict(row.rules)
         seats = make_seats(row.seats, row.seed)
@@ -83,38 +106,30 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
         controller.replay(history.match_actions(row.id))
     except (RulesError, BotError, IllegalAction, ValueError) as exc:
         raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
-    controller.listeners.append(MatchSaver(history, row.id))
+    controller.listeners.append(MatchSaver(history, row.id, holder))
     controller.match_id = row.id
     return controller
 
 
 
 
-class NeighborSaver:
-    """Writes a Help Your Neighbor game's actions (and at the end its record) to the
-    database; ``deals`` counts the turns taken."""
+class NeighborSaver(Saver):
+    """Saves a game of Help Your Neighbor; ``deals`` counts the turns taken."""
 
-    def __init__(self, history: History, match_id: int) -> None:
-        self.history = history
-        self.match_id = match_id
-        self.problem: str | None = None
+    what = "game"
 
-    def __call__(self, controller: NeighborController, action: int) -> None:
-        if self.problem is not None:
-            return
+    def save(self, controller: NeighborController, action: int) -> None:
         game = controller.game
-        try:
-            self.history.add_action(self.match_id, len(controller.actions) - 1, action,
-                                    game.turn)
-            if game.over:
-                winner = controller.names[game.winner] if game.winner is not None else None
-                self.history.finish_match(
-                    self.match_id, winner, game.turn,
-                    {"winner": game.winner, "abandoned": game.abandoned,
-                     "covered": [len(markers) for markers in game.covered]},
-                    neighbor_record(game, controller.names, {"app_match": self.match_id}))
-        except (sqlite3.Error, HistoryError) as exc:
-            self.problem = f"the game is no longer saved: {exc}"
+        self.history.add_action(self.match_id, len(controller.actions) - 1, action,
+                                game.turn, self.holder)
+        if game.over:
+            winner = controller.names[game.winner] if game.winner is not None else None
+            self.history.finish_match(
+                self.match_id, winner, game.turn,
+                {"winner": game.winner, "abandoned": game.abandoned,
+                 "covered": [len(markers) for markers in game.covered]},
+                neighbor_record(game, controller.names, {"app_match": self.match_id}),
+                self.holder)
 
 
 def start_saved_neighbor_game(history: History, owner: str, specs: Sequence[str], seed: int,
@@ -122,9 +137,10 @@ def start_saved_neighbor_game(history: History, owner: str, specs: Sequence[str]
     """A new game of Help Your Neighbor at this table, saved in ``history`` from its first
     action."""
     controller = NeighborController(make_neighbor_seats(list(specs), seed, human_name), seed)
+    holder = secrets.token_hex(8)
     match_id = history.start_match(owner, {}, list(specs), controller.names, seed,
-                                   game=NEIGHBOR)
-    controller.listeners.append(NeighborSaver(history, match_id))
+                                   game=NEIGHBOR, holder=holder)
+    controller.listeners.append(NeighborSaver(history, match_id, holder))
     controller.match_id = match_id
     return controller
 
@@ -136,6 +152,7 @@ def resume_saved_neighbor_game(history: History, row: MatchRow) -> NeighborContr
         raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
     if row.game != NEIGHBOR:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Help Your Neighbor")
+    holder = history.take_match(row.id)  # first: from now on nobody else adds to it
     try:
         seats = make_neighbor_seats(row.seats, row.seed)
         seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
@@ -143,7 +160,7 @@ def resume_saved_neighbor_game(history: History, row: MatchRow) -> NeighborContr
         controller.replay(history.match_actions(row.id))
     except (BotError, neighbor_engine.IllegalAction, ValueError) as exc:
         raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
-    controller.listeners.append(NeighborSaver(history, row.id))
+    controller.listeners.append(NeighborSaver(history, row.id, holder))
     controller.match_id = row.id
     return controller
 
