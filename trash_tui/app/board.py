@@ -19,11 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from trash_tui.app.animation import chain_frames
 from trash_tui.app.controller import MatchController, saving_problem
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.table import LayoutView, PileView, TableView
 from trash_tui.engine.actions import (
     CALL,
@@ -94,7 +95,7 @@ class BoardScreen(Screen[None]):
                 yield PileView(id="piles")
                 yield RichLog(id="board-log", wrap=True, markup=False, min_width=20)
         yield Static(id="board-status")
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         self.refresh_view()

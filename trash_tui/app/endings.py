@@ -15,8 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Label
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.engine.match import DealSummary, Match
 
 
@@ -92,7 +93,7 @@ class DealOverScreen(ModalScreen[None]):
             for line in self.lines:
                 yield Label(line)
             yield Button("Next deal", id="deal-over-close", variant="primary")
-        yield Footer()
+        yield TrashFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_close()
@@ -127,7 +128,7 @@ class StandingsScreen(Screen[None]):
             for line in self.lines:
                 yield Label(line)
             yield Button("Back to the lobby", id="standings-close", variant="primary")
-        yield Footer()
+        yield TrashFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_close()

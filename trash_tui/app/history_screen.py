@@ -17,8 +17,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.engine.record import RecordError
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
 from trash_tui.history import FINISHED, History, HistoryError, MatchRow
@@ -80,7 +81,7 @@ class HistoryScreen(Screen[None]):
             yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="history-empty")
             yield Static("", id="history-detail")
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from trash_tui import __version__
 from trash_tui.app.controller import HUMAN
+from trash_tui.app.footer import TrashFooter
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
@@ -115,7 +116,7 @@ class LobbyScreen(Screen[None]):
                                  id="lobby-rules")
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
-        yield Footer()
+        yield TrashFooter()
 
     @property
     def game(self) -> str:

@@ -23,9 +23,10 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from trash_tui.app.controller import saving_problem
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.neighbor_controller import NeighborController
 from trash_tui.app.neighbor_dialogs import (
     NeighborRulesScreen,
@@ -102,7 +103,7 @@ class NeighborBoardScreen(Screen[None]):
                 yield DiceView(id="neighbor-dice")
                 yield RichLog(id="neighbor-log", wrap=True, markup=False, min_width=20)
         yield Static(id="neighbor-status")
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         self.query_one("#neighbor-log", RichLog).border_title = "Log"

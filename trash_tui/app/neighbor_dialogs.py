@@ -15,8 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.neighbor_widgets import covered_count
 from trash_tui.neighbor.engine import MARKERS, NeighborObservation
 
@@ -96,7 +97,7 @@ class NeighborStandingsScreen(ModalScreen[None]):
                 yield Label(line)
             yield Button("Back to the lobby", id="neighbor-standings-close",
                          variant="primary")
-        yield Footer()
+        yield TrashFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_close()
@@ -126,7 +127,7 @@ class NeighborRulesScreen(ModalScreen[None]):
             yield Label("Help Your Neighbor", id="neighbor-rules-title")
             yield Static(RULES_TEXT, id="neighbor-rules-text", markup=False)
             yield Button("Close", id="neighbor-rules-close", variant="primary")
-        yield Footer()
+        yield TrashFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_close()

@@ -19,8 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.neighbor_board import NeighborBoardScreen
 from trash_tui.app.neighbor_widgets import DiceView, PlayersView, side_width
 from trash_tui.app.replay_keys import ReplayKeys
@@ -93,7 +94,7 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
                 yield RichLog(id="neighbor-replay-log", wrap=True, markup=False,
                               min_width=20)
         yield Static(id="neighbor-replay-status")
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         self.query_one("#neighbor-replay-log", RichLog).border_title = "Log"

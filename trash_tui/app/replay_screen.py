@@ -14,9 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.replay_keys import ReplayKeys
 from trash_tui.app.table import PileView, TableView
 from trash_tui.engine.narrate import describe_event
@@ -80,7 +81,7 @@ class ReplayScreen(ReplayKeys, Screen[None]):
                                    for i in range(self.cursor.deals)], id="replay-deals")
                 yield RichLog(id="replay-log", wrap=True, markup=False, min_width=20)
         yield Static(id="replay-status")
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         self.show()

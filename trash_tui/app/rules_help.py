@@ -17,8 +17,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.cards import JACK, JOKER, KING, QUEEN
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, Rules
@@ -434,7 +435,7 @@ class RulesHelpScreen(Screen[None]):
                 with Vertical(id=f"option-{line.name}", classes=classes):
                     yield Static(line.headline, classes="option-headline", markup=False)
                     yield Static(line.meaning, classes="option-meaning", markup=False)
-        yield Footer()
+        yield TrashFooter()
 
     @staticmethod
     def block_widget(block: Block, mark_width: int) -> Static | Horizontal:

@@ -21,8 +21,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, OptionSpec, Rules
@@ -197,7 +198,7 @@ class SettingsScreen(Screen[Settings | None]):
             yield Button("Save", id="settings-save", variant="primary")
             yield Button("Reset to defaults", id="settings-reset")
             yield Button("Cancel", id="settings-cancel")
-        yield Footer()
+        yield TrashFooter()
 
     @staticmethod
     def _row(label: str, *controls: Widget, meaning: str = "", error_for: str = "",

@@ -17,7 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
+
+from trash_tui.app.footer import TrashFooter
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -64,7 +66,7 @@ class TooSmallScreen(ModalScreen[None]):
                          markup=False)
             with Center(id="too-small-buttons"):
                 yield Button("Quit", id="too-small-quit", compact=True)
-        yield Footer()
+        yield TrashFooter()
 
     def show_size(self, size: Size) -> None:
         """Update the message for a new terminal size."""

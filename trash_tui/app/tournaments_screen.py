@@ -27,9 +27,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Log, ProgressBar, Static
+from textual.widgets import Button, DataTable, Log, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.games import SHORT_TITLES, TITLES, TRASH
 from trash_tui.history import History, HistoryError, RunRow
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
@@ -186,7 +187,7 @@ class TournamentsScreen(Screen[None]):
             with Vertical(id="tournaments-right"):
                 yield DataTable(id="tournaments-runs", cursor_type="row", zebra_stripes=True)
                 yield Log(id="tournaments-results", auto_scroll=False)
-        yield Footer()
+        yield TrashFooter()
 
     def on_mount(self) -> None:
         files = self.query_one("#tournaments-files", DataTable)
