@@ -163,7 +163,10 @@ class LayoutView(CardWidget):
 
     # --- the data -------------------------------------------------------------------
     def update_view(self, observation: Observation, seat: int, name: str) -> None:
-        """Show ``seat``'s layout as ``observation`` sees it, under ``name``."""
+        """Show ``seat``'s layout as ``observation`` sees it, under ``name``. The screen's
+        layout is redone only when the view's size changes (``measure``: the rules and the
+        number of slots); a new card in a slot is only a repaint."""
+        shape = (self.rules, len(self.cards))
         self.seat_label = name
         self.seat = seat
         self.rules = observation.rules
@@ -180,7 +183,7 @@ class LayoutView(CardWidget):
         else:
             self.marks = None
         self.set_class(to_move, "-to-move")
-        self.refresh(layout=True)
+        self.refresh(layout=(self.rules, len(self.cards)) != shape)
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
@@ -489,13 +492,21 @@ class PileView(CardWidget):
         self.hand_wild = False
 
     def update_view(self, observation: Observation) -> None:
-        """Show the piles and the card in hand of ``observation``."""
+        """Show the piles and the card in hand of ``observation``. The screen's layout is
+        redone only when the text's widths change (``shape``); a drawn card is a repaint."""
+        shape = self.shape()
         self.stock_count = observation.stock_count
         self.top = observation.discard_top
         self.top_wild = self.top is not None and observation.is_wild(self.top)
         self.hand = observation.hand
         self.hand_wild = self.hand is not None and observation.is_wild(self.hand)
-        self.refresh(layout=True)
+        self.refresh(layout=self.shape() != shape)
+
+    def shape(self) -> tuple[object, ...]:
+        """What the view's size depends on: the widths of the labels and of the top card's
+        name (the cards themselves are drawn at a fixed width)."""
+        top = None if self.top is None else cell_len(_card_name(self.top, self.top_wild))
+        return tuple(cell_len(label) for label in self.labels()), top
 
     # --- text -----------------------------------------------------------------------
     def labels(self) -> list[str]:
