@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS match_actions (
 """
 
 PLAYING, FINISHED = "playing", "finished"
+LOCAL_OWNER = "local"  # the owner of the matches played in the app on this computer
 
 
 class HistoryError(RuntimeError):
@@ -372,6 +373,13 @@ class History:
         row = self.db.execute("SELECT name FROM players WHERE identity = ?",
                               (identity,)).fetchone()
         return None if row is None else str(row[0])
+
+    def players(self) -> list[tuple[str, str, float, float]]:
+        """Every registered player: (identity, name, first seen, last seen), the latest
+        seen first."""
+        rows = self.db.execute("SELECT identity, name, first_seen, last_seen FROM players "
+                               "ORDER BY last_seen DESC, identity").fetchall()
+        return [(str(r[0]), str(r[1]), float(r[2]), float(r[3])) for r in rows]
 
     def register_player(self, identity: str, name: str) -> None:
         """Register ``identity`` with a display name, or update its name and last visit."""

@@ -32,14 +32,13 @@ from trash_tui.app.controller import MatchController, make_seats
 from trash_tui.app.lobby import LobbyScreen
 from trash_tui.app.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
 from trash_tui.app.too_small import check_size
-from trash_tui.history import PLAYING, History, HistoryError, MatchRow
+from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
 
 if TYPE_CHECKING:
     from trash_tui.app.neighbor_controller import NeighborController
 
-LOCAL_OWNER = "local"
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
 #: sessions share the CPU equally, and a player who is just connecting goes first.
 REMOTE_NICENESS = 19

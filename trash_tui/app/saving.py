@@ -30,8 +30,6 @@ from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.neighbor.record import neighbor_record
 from trash_tui.rules import Rules, RulesError
 
-LOCAL_OWNER = "local"
-
 
 class Saver:
     """Writes a game's actions (and at the end its record) to the database as they are
@@ -98,14 +96,7 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
     if row.game != TRASH:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Trash")
     holder = history.take_match(row.id)  # first: from now on nobody else adds to it
-    try:
-        rules = Rules.from_dict(row.rules)
-        seats = make_seats(row.seats, row.seed)
-        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
-        controller = MatchController(rules, seats, row.seed)
-        controller.replay(history.match_actions(row.id))
-    except (RulesError, BotError, IllegalAction, ValueError) as exc:
-        raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
+    controller = rebuild_match(history, row)
     controller.listeners.append(MatchSaver(history, row.id, holder))
     controller.match_id = row.id
     return controller
@@ -153,16 +144,53 @@ def resume_saved_neighbor_game(history: History, row: MatchRow) -> NeighborContr
     if row.game != NEIGHBOR:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Help Your Neighbor")
     holder = history.take_match(row.id)  # first: from now on nobody else adds to it
+    controller = rebuild_neighbor_game(history, row)
+    controller.listeners.append(NeighborSaver(history, row.id, holder))
+    controller.match_id = row.id
+    return controller
+
+
+def rebuild_match(history: History, row: MatchRow) -> MatchController:
+    """The match of Trash ``row`` as far as its saved actions go (not saved from here:
+    ``resume_saved_match`` continues it). HistoryError if it cannot be rebuilt."""
+    try:
+        rules = Rules.from_dict(row.rules)
+        seats = make_seats(row.seats, row.seed)
+        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
+        controller = MatchController(rules, seats, row.seed)
+        controller.replay(history.match_actions(row.id))
+    except (RulesError, BotError, IllegalAction, ValueError) as exc:
+        raise HistoryError(f"match {row.id} cannot be rebuilt: {exc}") from None
+    controller.match_id = row.id
+    return controller
+
+
+def rebuild_neighbor_game(history: History, row: MatchRow) -> NeighborController:
+    """The game of Help Your Neighbor ``row`` as far as its saved actions go (not saved
+    from here). HistoryError if it cannot be rebuilt."""
     try:
         seats = make_neighbor_seats(row.seats, row.seed)
         seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
         controller = NeighborController(seats, row.seed)
         controller.replay(history.match_actions(row.id))
     except (BotError, neighbor_engine.IllegalAction, ValueError) as exc:
-        raise HistoryError(f"match {row.id} cannot be continued: {exc}") from None
-    controller.listeners.append(NeighborSaver(history, row.id, holder))
+        raise HistoryError(f"match {row.id} cannot be rebuilt: {exc}") from None
     controller.match_id = row.id
     return controller
+
+
+def saved_record(history: History, row: MatchRow) -> dict[str, Any]:
+    """The record of a saved match of either game: the one kept when it finished, or one
+    rebuilt from its seed and actions up to where it stopped (``trash replay`` reads
+    both)."""
+    if row.record is not None:
+        return row.record
+    context = {"app_match": row.id}
+    if row.game == NEIGHBOR:
+        game = rebuild_neighbor_game(history, row)
+        return neighbor_record(game.game, game.names, context)
+    match = rebuild_match(history, row)
+    return match_record(match.match, match.names, context)
 
 
 def resume_saved(history: History, row: MatchRow) -> MatchController | NeighborController:

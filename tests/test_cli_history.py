@@ -1,0 +1,82 @@
+"""``trash history``: list the app's saved matches of both games, list SSH players, and
+export a match's record (finished, or rebuilt up to where it stopped) that ``trash
+replay`` prints and checks; bad ids and other players' matches are one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_cli import trash
+
+from trash_tui.app.saving import start_saved_match, start_saved_neighbor_game
+from trash_tui.history import History
+from trash_tui.rules import Rules
+
+ALICE = "SHA256:alice"
+
+
+def fill(path: Path) -> tuple[int, int, int]:
+    """A finished dice game, an unfinished match of Trash (local) and one of Alice's."""
+    with History(path) as history:
+        dice = start_saved_neighbor_game(history, "local", ["smart", "random", "smart"], 79)
+        while not dice.over:
+            dice.step_bot()
+        cards = start_saved_match(history, "local", Rules(start_size=3), ["human", "greedy"], 4)
+        for _ in range(4):
+            if cards.waiting_for_human:
+                cards.play(cards.legal()[0])
+            else:
+                cards.step_bot()
+        theirs = start_saved_match(history, ALICE, Rules(start_size=3), ["human", "greedy"], 5)
+        history.register_player(ALICE, "Alice")
+    assert dice.match_id and cards.match_id and theirs.match_id
+    return dice.match_id, cards.match_id, theirs.match_id
+
+
+def test_list_shows_both_games_and_players_lists_ssh_players(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    dice, cards, theirs = fill(db)
+    listed = trash("history", "list", "--history", str(db), cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert len(lines) == 3  # the header and the two local matches, not Alice's
+    assert any(line.split()[0] == str(dice) and "Neighbor" in line and "won by" in line
+               for line in lines)
+    assert any(line.split()[0] == str(cards) and "Trash" in line and "unfinished" in line
+               for line in lines)
+    alice = trash("history", "list", "--player", ALICE, "--history", str(db), cwd=tmp_path)
+    assert alice.stdout.splitlines()[1].split()[0] == str(theirs)
+    players = trash("history", "players", "--history", str(db), cwd=tmp_path)
+    assert players.returncode == 0 and f"{ALICE}  Alice" in players.stdout
+
+
+def test_exported_records_replay_for_finished_and_unfinished_matches(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    dice, cards, _ = fill(db)
+    for match_id, kind in ((dice, "help-your-neighbor"), (cards, "match")):
+        out = tmp_path / f"{match_id}.json"
+        done = trash("history", "export", str(match_id), "-o", str(out), "--history", str(db),
+                     cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        record = json.loads(out.read_text())
+        assert record["kind"] == kind and record["context"] == {"app_match": match_id}
+        check = trash("replay", str(out), "--check", cwd=tmp_path)
+        assert check.returncode == 0, check.stderr
+    printed = trash("history", "export", str(cards), "--history", str(db), cwd=tmp_path)
+    assert json.loads(printed.stdout)["kind"] == "match"
+
+
+def test_bad_ids_and_other_players_matches_are_one_line_errors(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    _, _, theirs = fill(db)
+    for args, words in ((["export", "999"], "no match 999"),
+                        (["export", str(theirs)], "is not 'local'"),
+                        (["export", "0"], "0")):
+        result = trash("history", *args, "--history", str(db), cwd=tmp_path)
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and words in result.stderr
+        assert "Traceback" not in result.stderr
+    missing = trash("history", "list", "--history", str(tmp_path / "none.sqlite3"),
+                    cwd=tmp_path)
+    assert missing.returncode == 2 and "nothing has been played yet" in missing.stderr
