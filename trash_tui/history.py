@@ -146,6 +146,15 @@ class MatchRow:
     game: str = TRASH  # trash_tui.games: "trash" or "help-your-neighbor"
 
     @property
+    def outcome(self) -> str:
+        """"unfinished", "abandoned", "won" (by ``winner``) or "no winner"."""
+        if self.status != FINISHED:
+            return "unfinished"
+        if self.result and self.result.get("abandoned"):
+            return "abandoned"
+        return "won" if self.winner else "no winner"
+
+    @property
     def seconds(self) -> float:
         """How long the match has lasted, from its start to its last action."""
         return max(0.0, self.updated - self.started)

@@ -44,11 +44,9 @@ def rules_text(rules: dict[str, object]) -> str:
 
 
 def outcome_text(row: MatchRow) -> str:
-    if row.status != FINISHED:
-        return "▶ unfinished"
-    if row.result and row.result.get("abandoned"):
-        return "abandoned"
-    return f"★ {row.winner}" if row.winner else "no winner"
+    """The result column: "★ winner", "▶ unfinished", "abandoned" or "no winner"."""
+    outcome = row.outcome
+    return {"won": f"★ {row.winner}", "unfinished": "▶ unfinished"}.get(outcome, outcome)
 
 
 class HistoryScreen(Screen[None]):

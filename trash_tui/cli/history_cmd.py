@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from trash_tui.games import SHORT_TITLES
-from trash_tui.history import FINISHED, LOCAL_OWNER, History, HistoryError, MatchRow
+from trash_tui.history import LOCAL_OWNER, History, HistoryError, MatchRow
 
 
 def _open(history_path: Path | None) -> History:
@@ -37,11 +37,7 @@ def _when(seconds: float) -> str:
 
 
 def _outcome(row: MatchRow) -> str:
-    if row.status != FINISHED:
-        return "unfinished"
-    if row.result and row.result.get("abandoned"):
-        return "abandoned"
-    return f"won by {row.winner}" if row.winner else "no winner"
+    return f"won by {row.winner}" if row.outcome == "won" else row.outcome
 
 
 history_option = click.option(
