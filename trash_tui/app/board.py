@@ -82,6 +82,7 @@ class BoardScreen(Screen[None]):
         self.animating = False  # a chain is being shown step by step
         self.logged = 0
         self.deals_seen = len(controller.match.history)
+        self.status_shown: str | None = None  # what the status line says
         self.waiting_for_summary = False
         self.bot_pending = False  # a bot's step is scheduled
         self.hint_running = False
@@ -108,8 +109,14 @@ class BoardScreen(Screen[None]):
         """Show the table as it is now."""
         controller = self.controller
         self.show(controller.observation(), len(controller.match.events))
-        self.query_one("#board-status", Static).update(self.status_text())
+        self.set_status(self.status_text())
         self.refresh_bindings()
+
+    def set_status(self, text: str) -> None:
+        """Say ``text`` on the status line (only a change costs a new layout)."""
+        if text != self.status_shown:
+            self.status_shown = text
+            self.query_one("#board-status", Static).update(text)
 
     def show(self, observation: Observation, events_upto: int) -> None:
         """Show ``observation`` and log the events up to ``events_upto``."""
@@ -137,7 +144,7 @@ class BoardScreen(Screen[None]):
             return
         self.animating = True
         name = controller.names[before.to_move]
-        self.query_one("#board-status", Static).update(f"{name} plays a chain…")
+        self.set_status(f"{name} plays a chain…")
         self._next_frame(frames, start)
 
     def _next_frame(self, frames: list[tuple[Observation, int]], start: int) -> None:
@@ -235,7 +242,7 @@ class BoardScreen(Screen[None]):
             return
         self.hint_running = True
         self.refresh_bindings()
-        self.query_one("#board-status", Static).update("Thinking about a hint…")
+        self.set_status("Thinking about a hint…")
         self.run_worker(lambda: self._hint(controller.observation(), len(controller.actions)),
                         thread=True, exclusive=True, group="hint")
 
