@@ -122,7 +122,7 @@ async def test_history_lists_finished_matches_and_steps_through_a_replay() -> No
         row = history.get_match(match_id)
     assert row.status == FINISHED and row.record is not None and row.winner in row.names
     app = create_app(RULES, ["human", "greedy"], seed=1, animation="off")
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(120, 32)) as pilot:  # wide: every column
         await pilot.press("h")
         await pilot.pause()
         screen = app.screen

@@ -148,7 +148,7 @@ async def test_history_lists_the_game_and_replays_a_finished_dice_game() -> None
     with History(default_history_path()) as history:
         controller = play_out(history, BOTS, 79)
     app = create_app(seed=1, animation="off")
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(120, 32)) as pilot:  # wide: every column
         await pilot.pause()
         await pilot.press("h")
         await pilot.pause()
@@ -166,3 +166,27 @@ async def test_history_lists_the_game_and_replays_a_finished_dice_game() -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_a_narrow_history_keeps_the_essentials_and_says_the_rest_below() -> None:
+    """At 80 columns: date, game, players (shortened), result and moves; the line under the
+    table has the selected match in full."""
+    with History(default_history_path()) as history:
+        long_names = play_out(history, ["smart", "random", "smart", "random", "smart"], 79)
+    app = create_app(seed=1, animation="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#history-table")
+        assert [str(c.label) for c in table.columns.values()] == \
+            ["Date", "Game", "Players", "Result", "Moves"]
+        cells = [str(cell) for cell in table.get_row_at(0)]
+        assert cells[2].endswith("…") and cells[4] == str(len(long_names.actions))
+        assert table.virtual_size.width <= 80
+        detail = str(screen.query_one("#history-detail").render())
+        assert ", ".join(long_names.names) in detail.replace("\n", " ")
+        await pilot.resize_terminal(140, 30)
+        await pilot.pause()
+        assert "Length" in [str(c.label) for c in table.columns.values()]

@@ -1,11 +1,11 @@
 """The match history: a table of the player's matches from the history database.
 
-Each row gives the date, the game, the players, the winner, the deals and how long the
-match lasted (a game of Help Your Neighbor has no deals); the line under the table gives
-the selected match's rules and seed.
-Opening a finished match steps through its replay (``ReplayScreen``, or
-``NeighborReplayScreen`` for the dice game); opening an unfinished one continues it. Times
-are shown in local time.
+Each row gives the date, the game, the players, the winner and the moves; from
+``WIDE_WIDTH`` columns also the deals (a game of Help Your Neighbor has none) and how long
+the match lasted. The line under the table gives the selected match in full: its rules,
+seed, players, moves, length and deals. Opening a finished match steps through its replay
+(``ReplayScreen``, or ``NeighborReplayScreen`` for the dice game); opening an unfinished
+one continues it. Times are shown in local time.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -33,6 +34,25 @@ def duration_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+WIDE_WIDTH = 110  # columns from which the table also shows the deals and the length
+NARROW_COLUMNS = ("Date", "Game", "Players", "Result", "Moves")
+WIDE_COLUMNS = ("Date", "Game", "Players", "Result", "Deals", "Moves", "Length")
+RESULT_WIDTH = 18
+CELL_PADDING, SCROLLBAR = 2, 2
+#: What the columns other than the players' take (date, game, result, moves; then deals and
+#: length), with every column's padding and the scroll bar: the players get the rest, at
+#: least MIN_PLAYERS_WIDTH.
+NARROW_OTHERS = sum(width + CELL_PADDING for width in (16, 8, RESULT_WIDTH, 5)) + \
+    CELL_PADDING + SCROLLBAR
+WIDE_OTHERS = NARROW_OTHERS + sum(width + CELL_PADDING for width in (5, 7))
+MIN_PLAYERS_WIDTH = 12
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns with an ellipsis when it is longer."""
+    return text if cell_len(text) <= width else text[:max(width - 1, 0)].rstrip() + "…"
 
 
 def rules_text(rules: dict[str, object]) -> str:
@@ -72,6 +92,7 @@ class HistoryScreen(Screen[None]):
         self.owner = owner
         self.rows: list[MatchRow] = []
         self.armed_delete: int | None = None  # the match a first Delete press chose
+        self.wide = False  # the table has every column (a wide screen)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -82,9 +103,10 @@ class HistoryScreen(Screen[None]):
         yield TrashFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Date", "Game", "Players", "Result", "Deals", "Moves", "Length")
         self.load()
+
+    def on_resize(self) -> None:
+        self.load()  # the players' column gets what the others leave
 
     def on_screen_resume(self) -> None:
         self.load()
@@ -97,13 +119,29 @@ class HistoryScreen(Screen[None]):
             self.rows = []
             self.notify(str(exc), severity="error")
         table = self.query_one(DataTable)
-        table.clear()
-        for row in self.rows:
-            table.add_row(
-                time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
-                SHORT_TITLES.get(row.game, row.game), ", ".join(row.names), outcome_text(row),
-                "—" if row.game == NEIGHBOR else str(row.deals), str(row.actions),
-                duration_text(row.seconds), key=str(row.id))
+        cursor = table.cursor_row
+        width = self.app.size.width  # the screen's own size is not known at its mount
+        self.wide = width >= WIDE_WIDTH
+        columns = WIDE_COLUMNS if self.wide else NARROW_COLUMNS
+        if tuple(str(column.label) for column in table.columns.values()) != columns:
+            table.clear(columns=True)
+            table.add_columns(*columns)
+        else:
+            table.clear()
+        results = [shortened(outcome_text(row), RESULT_WIDTH) for row in self.rows]
+        unused = RESULT_WIDTH - max((cell_len(text) for text in results), default=0)
+        room = max(MIN_PLAYERS_WIDTH,
+                   width - (WIDE_OTHERS if self.wide else NARROW_OTHERS) + max(unused, 0))
+        for row, result in zip(self.rows, results, strict=True):
+            cells = [time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
+                     SHORT_TITLES.get(row.game, row.game), shortened(", ".join(row.names), room),
+                     result, str(row.actions)]
+            if self.wide:
+                cells[4:4] = ["—" if row.game == NEIGHBOR else str(row.deals)]
+                cells.append(duration_text(row.seconds))
+            table.add_row(*cells, key=str(row.id))
+        if self.rows:
+            table.move_cursor(row=min(cursor, len(self.rows) - 1))
         empty = self.query_one("#history-empty", Static)
         empty.display = not self.rows
         empty.update("No matches yet: every match you play is kept here.")
@@ -130,12 +168,14 @@ class HistoryScreen(Screen[None]):
             return
         what = ("Enter: step through its replay" if row.status == FINISHED
                 else "Enter: continue it")
+        players = f"{', '.join(row.names)}; {row.actions} moves in {duration_text(row.seconds)}"
         if row.game == NEIGHBOR:
-            detail.update(f"Game {row.id}: {TITLES[NEIGHBOR]}, {len(row.names)} players, "
-                          f"seed {row.seed} — {what}")
+            detail.update(f"Game {row.id}: {TITLES[NEIGHBOR]}, seed {row.seed}: {players} "
+                          f"— {what}")
             return
-        detail.update(f"Match {row.id}: {len(row.names)} players, {rules_text(row.rules)}, "
-                      f"seed {row.seed} — {what}")
+        deals = f"{row.deals} deal{'s' if row.deals != 1 else ''}"
+        detail.update(f"Match {row.id}: {rules_text(row.rules)}, seed {row.seed}: {players}, "
+                      f"{deals} — {what}")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open_match", "delete_match"):
