@@ -165,7 +165,9 @@ class LayoutView(CardWidget):
     def update_view(self, observation: Observation, seat: int, name: str) -> None:
         """Show ``seat``'s layout as ``observation`` sees it, under ``name``. The screen's
         layout is redone only when the view's size changes (``measure``: the rules and the
-        number of slots); a new card in a slot is only a repaint."""
+        number of slots); a new card in a slot is only a repaint, and a seat where nothing
+        changed is not even repainted."""
+        before = (self.seat_label, self.seat, self.rules, self.cards, self.wilds, self.marks)
         shape = (self.rules, len(self.cards))
         self.seat_label = name
         self.seat = seat
@@ -183,7 +185,8 @@ class LayoutView(CardWidget):
         else:
             self.marks = None
         self.set_class(to_move, "-to-move")
-        self.refresh(layout=(self.rules, len(self.cards)) != shape)
+        if (self.seat_label, self.seat, self.rules, self.cards, self.wilds, self.marks) != before:
+            self.refresh(layout=(self.rules, len(self.cards)) != shape)
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
@@ -493,14 +496,17 @@ class PileView(CardWidget):
 
     def update_view(self, observation: Observation) -> None:
         """Show the piles and the card in hand of ``observation``. The screen's layout is
-        redone only when the text's widths change (``shape``); a drawn card is a repaint."""
+        redone only when the text's widths change (``shape``); a drawn card is a repaint, and
+        piles that did not change are not repainted."""
+        before = (self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild)
         shape = self.shape()
         self.stock_count = observation.stock_count
         self.top = observation.discard_top
         self.top_wild = self.top is not None and observation.is_wild(self.top)
         self.hand = observation.hand
         self.hand_wild = self.hand is not None and observation.is_wild(self.hand)
-        self.refresh(layout=self.shape() != shape)
+        if (self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild) != before:
+            self.refresh(layout=self.shape() != shape)
 
     def shape(self) -> tuple[object, ...]:
         """What the view's size depends on: the widths of the labels and of the top card's
