@@ -5,6 +5,7 @@ end, close. A screen mixes ``ReplayKeys`` in before ``Screen``, holds a ``cursor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -25,9 +26,7 @@ class ReplayKeys:
     """Key actions that move the cursor, then redraw (``show``)."""
 
     cursor: SteppingCursor
-
-    def show(self) -> None:
-        raise NotImplementedError
+    show: Callable[[], None]  # the screen's: draw the cursor's position
 
     def action_forward(self) -> None:
         self.cursor.forward()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +32,7 @@ from trash_tui.neighbor.record import neighbor_record
 from trash_tui.rules import Rules, RulesError
 
 
-class Saver:
+class Saver(ABC):
     """Writes a game's actions (and at the end its record) to the database as they are
     taken, as the match's holder: the first problem (the database failing, or the match
     continued in another session) is kept in ``problem`` and nothing more is written."""
@@ -54,8 +55,9 @@ class Saver:
         except (sqlite3.Error, HistoryError) as exc:
             self.problem = f"the {self.what} is no longer saved: {exc}"
 
+    @abstractmethod
     def save(self, controller: Any, action: int) -> None:
-        raise NotImplementedError
+        """Write ``action`` (just taken by ``controller``'s game), and the end if it ends."""
 
 
 class MatchSaver(Saver):
