@@ -41,6 +41,7 @@ from trash_tui.app.neighbor_widgets import (
     DiceView,
     PlayerPanel,
     PlayersView,
+    last_roll,
     side_width,
 )
 from trash_tui.engine.rng import derive_seed
@@ -152,12 +153,8 @@ class NeighborBoardScreen(Screen[None]):
 
     def last_roll(self) -> tuple[tuple[int, int] | None, str]:
         """The faces of the last roll and a caption saying who rolled what."""
-        names = self.controller.names
-        for event in reversed(self.controller.events):
-            if event[0] == "roll":
-                _, seat, first, second = event
-                return (first, second), f"{names[seat]}: {first} + {second} = {first + second}"
-        return None, f"{names[self.controller.to_move]} rolls first"
+        controller = self.controller
+        return last_roll(controller.events, controller.names, controller.to_move)
 
     def status_text(self) -> str:
         controller = self.controller

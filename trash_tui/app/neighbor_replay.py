@@ -23,7 +23,7 @@ from textual.widgets import RichLog, Static
 
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.neighbor_board import NeighborBoardScreen
-from trash_tui.app.neighbor_widgets import DiceView, PlayersView, side_width
+from trash_tui.app.neighbor_widgets import DiceView, PlayersView, last_roll, side_width
 from trash_tui.app.replay_keys import ReplayKeys
 from trash_tui.neighbor.narrate import narrate
 from trash_tui.neighbor.stepper import NeighborReplayCursor
@@ -39,16 +39,6 @@ def log_lines(cursor: NeighborReplayCursor, names: Sequence[str]) -> list[str]:
     for start, end in pairwise(counts):
         lines.extend(narrate(events[start:end], names))
     return lines
-
-
-def last_roll(events: Sequence[tuple], names: Sequence[str],
-              to_move: int) -> tuple[tuple[int, int] | None, str]:
-    """The faces of the last roll in ``events`` and who rolled what (or who rolls first)."""
-    for event in reversed(events):
-        if event[0] == "roll":
-            _, seat, first, second = event
-            return (first, second), f"{names[seat]}: {first} + {second} = {first + second}"
-    return None, f"{names[to_move]} rolls first"
 
 
 class NeighborReplayScreen(ReplayKeys, Screen[None]):

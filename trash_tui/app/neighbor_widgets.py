@@ -418,3 +418,14 @@ def side_width(players: int, size: Size) -> int:
     if not plan.fits:
         return least
     return max(least, min(most, size.width - plan.need.width - 2))
+
+
+def last_roll(events: Sequence[tuple], names: Sequence[str],
+              to_move: int) -> tuple[tuple[int, int] | None, str]:
+    """The faces of the last roll in ``events`` and who rolled what (or who rolls first):
+    what the dice show, on the live board and in the replay."""
+    for event in reversed(events):
+        if event[0] == "roll":
+            _, seat, first, second = event
+            return (first, second), f"{names[seat]}: {first} + {second} = {first + second}"
+    return None, f"{names[to_move]} rolls first"
