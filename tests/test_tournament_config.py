@@ -259,7 +259,9 @@ def test_unreadable_and_not_utf8(tmp_path: Path) -> None:
     binary = tmp_path / "bin.toml"
     binary.write_bytes(b"seed = 1\nname = \"\xff\"\n")
     assert load_error(binary).startswith(f"{binary}:2: not UTF-8 text (byte 17)")
-    assert load_error(tmp_path).startswith(f"{tmp_path}: cannot read: ")  # a folder
+    folder = load_error(tmp_path)  # a folder
+    assert folder.startswith(f"{tmp_path}: ") and ("directory" in folder
+                                                   or "cannot read" in folder), folder
 
 
 def test_key_line_finds_keys_in_tables_and_dotted_keys() -> None:

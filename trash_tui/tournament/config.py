@@ -26,13 +26,22 @@ A file looks like this (``tournaments/round-robin.toml`` is a commented example)
     alpha = 0.05
     beta = 0.05
 
+Every number has bounds (``BOUNDS`` below and the checks in ``_Loader``): a seed is a
+64-bit integer, ``matches``/``deals`` at most ``MAX_BOARDS``, the whole schedule at most
+``MAX_GAMES`` games and ``MAX_BOTS`` bots, ``time_limit`` from ``TIME_LIMIT[0]`` to
+``TIME_LIMIT[1]`` seconds, the SPRT's ``elo0``/``elo1`` within ``ELO_RANGE`` and at least
+``MIN_ELO_GAP`` apart, ``alpha``/``beta`` from ``MIN_ERROR_RATE`` to below 0.5; nan and
+infinities are refused everywhere.
+
 ``matches``/``deals`` count *boards* per pairing: without ``duplicate`` a board is one game;
 with it, a board is one deck played once in each of the ``players`` cyclic seat rotations,
 so ``matches = N`` gives N·players games per pairing. With SPRT the count is the most boards
 to play; the test may stop earlier.
 
 Every problem is a ``TournamentError`` with one line ``path:LINE: key: what is wrong and
-what is allowed`` (``path: key: ...`` when the key is not in the file). Items of
+what is allowed`` (``path: key: ...`` when the key is not in the file), with any control
+character from the file escaped (``trash_tui.text.visible``) and long or deeply nested values
+shortened. Items of
 ``[[bots]]`` are named ``bots[N]``, counting from 1 in file order, e.g. ``bots[2].mistakes``.
 A bot given as a path is resolved relative to the folder of the TOML file.
 
@@ -50,6 +59,7 @@ import json
 import math
 import os
 import re
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +73,7 @@ from trash_tui.games import GAMES, NEIGHBOR, TRASH
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.rules import Rules, RulesError, key_text
 from trash_tui.rules_file import rules_from_table
+from trash_tui.text import is_unsafe, visible
 from trash_tui.toml_file import read_toml
 
 TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
@@ -73,6 +84,15 @@ UNITS = ("matches", "deals")
 STOP_RULES = ("fixed", "sprt")
 STOP_KEYS = ("rule", "elo0", "elo1", "alpha", "beta")
 FINGERPRINT_VERSION = 1
+
+SEED_RANGE = (-(2**63), 2**63 - 1)  # a 64-bit integer, as TOML defines integers
+MAX_BOARDS = 1_000_000  # matches or deals per pairing
+MAX_GAMES = 100_000_000  # in the whole schedule (pairings x boards x seat rotations)
+MAX_BOTS = 64
+TIME_LIMIT = (0.001, 3600.0)  # seconds per decision
+ELO_RANGE = (-2000.0, 2000.0)
+MIN_ELO_GAP = 0.1  # elo1 - elo0: closer hypotheses cannot be told apart
+MIN_ERROR_RATE = 0.0001  # alpha and beta, up to (not including) 0.5
 
 
 class TournamentError(ValueError):
@@ -199,7 +219,20 @@ def key_line(text: str, key: str | None, table: str = "", index: int | None = No
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """``message`` on one line, with whatever control characters it still holds escaped."""
+    joined = " ".join(message.split())
+    return visible(joined) if any(is_unsafe(c) for c in joined) else joined
+
+
+_SHORT = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxlong, _SHORT.maxother = 2, 60, 40, 60
+_SHORT.maxtuple = _SHORT.maxlist = _SHORT.maxdict = _SHORT.maxset = 4
+
+
+def shown(value: Any) -> str:
+    """A value from the file as an error message quotes it: its repr, shortened (long
+    strings and numbers cut, nested lists and tables two levels deep at most)."""
+    return _SHORT.repr(value)
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -209,8 +242,16 @@ def _is_int(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value))
+    """An integer or a finite float (an integer too large for a float counts as a number
+    here; the range checks refuse it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
+
+
+def _in_range(value: Any, low: float, high: float) -> bool:
+    """A number from ``low`` to ``high`` (inclusive); never raises, whatever ``value`` is."""
+    return _is_number(value) and low <= value <= high
 
 
 def _is_path_reference(reference: str) -> bool:
@@ -260,30 +301,34 @@ class _Loader:
                 raise self.top_error(key, "unknown key; known keys are " + ", ".join(TOP_KEYS))
         name = self.doc.get("name", self.path.stem)
         if not isinstance(name, str) or not name.strip():
-            raise self.top_error("name", f"expected a non-empty string, got {name!r}")
+            raise self.top_error("name", f"expected a non-empty string, got {shown(name)}")
         game = self.doc.get("game", TRASH)
         if game not in GAMES:
             raise self.top_error("game", "expected one of " + ", ".join(map(repr, GAMES))
-                                 + f", got {game!r}")
+                                 + f", got {shown(game)}")
         self.game = game
         if "seed" not in self.doc:
             raise self.top_error("seed", "missing; give an integer such as seed = 2026")
         seed = self.doc["seed"]
         if not _is_int(seed):
-            raise self.top_error("seed", f"expected an integer, got {seed!r}")
+            raise self.top_error("seed", f"expected an integer, got {shown(seed)}")
+        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise self.top_error("seed", f"expected an integer from {SEED_RANGE[0]} to "
+                                         f"{SEED_RANGE[1]} (64 bits), got {shown(seed)}")
         players = self.players()
         fmt = self.doc.get("format", "round-robin")
         if fmt not in FORMATS:
             raise self.top_error("format", "expected one of " + ", ".join(map(repr, FORMATS))
-                                 + f", got {fmt!r}")
+                                 + f", got {shown(fmt)}")
         unit, games = self.games()
         duplicate = self.doc.get("duplicate", False)
         if not isinstance(duplicate, bool):
-            raise self.top_error("duplicate", f"expected true or false, got {duplicate!r}")
+            raise self.top_error("duplicate", f"expected true or false, got {shown(duplicate)}")
         time_limit = self.doc.get("time_limit")
-        if time_limit is not None and not (_is_number(time_limit) and time_limit > 0):
-            raise self.top_error("time_limit", "expected a number of seconds above 0, got "
-                                               f"{time_limit!r}")
+        if time_limit is not None and not _in_range(time_limit, *TIME_LIMIT):
+            raise self.top_error("time_limit", f"expected a number of seconds above 0, from "
+                                               f"{TIME_LIMIT[0]:g} to {TIME_LIMIT[1]:g}, got "
+                                               f"{shown(time_limit)}")
         rules = self.rules(players) if game == TRASH else self.no_rules()
         bots = self.bots()
         if len(bots) < players:
@@ -291,6 +336,7 @@ class _Loader:
                                             f"distinct bots; this file has {len(bots)} "
                                             "(add [[bots]] tables or lower players)")
         gauntlet = self.gauntlet(fmt, bots)
+        self.check_size(unit, games, len(bots), players, fmt, duplicate)
         stop = self.stop(len(bots))
         return TournamentConfig(
             path=self.path, name=name, seed=seed, rules=rules, bots=bots, players=players,
@@ -307,7 +353,7 @@ class _Loader:
             players = self.doc.get("players", 2)
         if not _is_int(players) or not low <= players <= high:
             raise self.top_error("players", f"expected an integer from {low} to {high} "
-                                            f"(the table size), got {players!r}")
+                                            f"(the table size), got {shown(players)}")
         return players
 
     def no_rules(self) -> Rules:
@@ -329,10 +375,24 @@ class _Loader:
             raise self.top_error("deals", "give either matches = N or deals = N, not both")
         unit = given[0]
         games = self.doc[unit]
-        if not _is_int(games) or games < 1:
-            raise self.top_error(unit, f"expected an integer of at least 1 (boards per "
-                                       f"pairing), got {games!r}")
+        if not _is_int(games) or not 1 <= games <= MAX_BOARDS:
+            raise self.top_error(unit, f"expected an integer of at least 1 and at most "
+                                       f"{MAX_BOARDS:,} (boards per pairing), got "
+                                       f"{shown(games)}")
         return unit, games
+
+    def check_size(self, unit: str, boards: int, bots: int, players: int, fmt: str,
+                   duplicate: bool) -> None:
+        """The whole schedule (pairings x boards x seat rotations) within MAX_GAMES."""
+        pairings = (math.comb(bots - 1, players - 1) if fmt == "gauntlet"
+                    else math.comb(bots, players))
+        rotations = players if duplicate else 1
+        total = pairings * boards * rotations
+        if total > MAX_GAMES:
+            raise self.top_error(unit, f"the schedule would hold {total:,} games ({pairings:,} "
+                                       f"pairings x {boards:,} boards x {rotations} seat "
+                                       f"rotations); at most {MAX_GAMES:,}: lower {unit} or "
+                                       "players, or list fewer bots")
 
     def rules(self, players: int) -> Rules:
         table = self.doc.get("rules", {})
@@ -363,15 +423,19 @@ class _Loader:
         items = self.doc["bots"]
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise self.top_error("bots", "expected [[bots]] tables (one per bot), got "
-                                         f"{items!r}")
+                                         f"{shown(items)}")
+        if len(items) > MAX_BOTS:
+            raise self.top_error("bots", f"at most {MAX_BOTS} bots; this file has "
+                                         f"{len(items)}")
         entries: list[BotEntry] = []
         for number, item in enumerate(items, start=1):
             entry = self.bot(number, item)
             earlier = [i for i, e in enumerate(entries, start=1) if e.name == entry.name]
             if earlier:
                 raise self.bot_error(number, "name" if "name" in item else "bot",
-                                     f"{entry.name!r} is already the name of bots[{earlier[0]}];"
-                                     " give each bot a unique name = \"...\"")
+                                     f"{shown(entry.name)} is already the name of "
+                                     f"bots[{earlier[0]}]; give each bot a unique "
+                                     "name = \"...\"")
             entries.append(entry)
         return tuple(entries)
 
@@ -383,7 +447,12 @@ class _Loader:
         for key in ("name", "bot"):
             value = item.get(key)
             if value is not None and (not isinstance(value, str) or not value.strip()):
-                raise self.bot_error(number, key, f"expected a non-empty string, got {value!r}")
+                raise self.bot_error(number, key,
+                                     f"expected a non-empty string, got {shown(value)}")
+        own_seed = item.get("seed")
+        if _is_int(own_seed) and not SEED_RANGE[0] <= own_seed <= SEED_RANGE[1]:
+            raise self.bot_error(number, "seed", f"expected an integer from {SEED_RANGE[0]} "
+                                 f"to {SEED_RANGE[1]} (64 bits), got {shown(own_seed)}")
         reference = item.get("bot", item.get("name"))
         if reference is None:
             raise self.bot_error(number, "bot", "missing; say which bot with bot = \"NAME\" "
@@ -412,7 +481,7 @@ class _Loader:
         """A Help Your Neighbor bot: a name from NEIGHBOR_BOTS and an optional seed."""
         key = "bot" if "bot" in item else "name"
         if reference not in NEIGHBOR_BOTS:
-            raise self.bot_error(number, key, f"unknown Help Your Neighbor bot {reference!r}; "
+            raise self.bot_error(number, key, f"unknown Help Your Neighbor bot {shown(reference)}; "
                                  "known bots are " + ", ".join(NEIGHBOR_BOTS))
         spec = {"bot": reference}
         spec.update((k, v) for k, v in item.items() if k not in ("name", "bot"))
@@ -421,6 +490,9 @@ class _Loader:
         except BotError as exc:
             bad = next((k for k in item if k not in ("name", "bot")), key)
             raise self.bot_error(number, bad, str(exc)) from None
+        except Exception as exc:  # whatever the bot does with a value it did not expect
+            raise self.bot_error(number, key, f"bot {reference} failed to start: "
+                                 f"{type(exc).__name__}: {exc}") from None
         return BotEntry(name, spec)
 
     def gauntlet(self, fmt: str, bots: tuple[BotEntry, ...]) -> str | None:
@@ -435,7 +507,7 @@ class _Loader:
             raise self.top_error("gauntlet", "missing; with format = \"gauntlet\" say which bot "
                                              "faces the rest, one of " + ", ".join(names))
         if gauntlet not in names:
-            raise self.top_error("gauntlet", f"no bot is named {gauntlet!r}; expected one of "
+            raise self.top_error("gauntlet", f"no bot is named {shown(gauntlet)}; expected one of "
                                  + ", ".join(names))
         return gauntlet
 
@@ -443,7 +515,7 @@ class _Loader:
     def stop(self, bot_count: int) -> StopRule:
         table = self.doc.get("stop", {})
         if not isinstance(table, dict):
-            raise self.top_error("stop", f"expected a [stop] table, got {table!r}")
+            raise self.top_error("stop", f"expected a [stop] table, got {shown(table)}")
 
         def fail(key: str | None, message: str) -> TournamentError:
             label = "stop" + (f".{key_text(key)}" if key is not None else "")
@@ -455,21 +527,23 @@ class _Loader:
         kind = table.get("rule", "fixed")
         if kind not in STOP_RULES:
             raise fail("rule", "expected one of " + ", ".join(map(repr, STOP_RULES))
-                       + f", got {kind!r}")
+                       + f", got {shown(kind)}")
         default = StopRule()
         values: dict[str, float] = {}
         for key in ("elo0", "elo1", "alpha", "beta"):
             value = table.get(key, getattr(default, key))
             if not _is_number(value):
-                raise fail(key, f"expected a number, got {value!r}")
+                raise fail(key, f"expected a number, got {shown(value)}")
+            if key.startswith("elo") and not _in_range(value, *ELO_RANGE):
+                raise fail(key, f"expected a number of Elo from {ELO_RANGE[0]:g} to "
+                                f"{ELO_RANGE[1]:g}, got {shown(value)}")
+            if key in ("alpha", "beta") and not (MIN_ERROR_RATE <= value < 0.5):
+                raise fail(key, f"expected a number between 0 and 0.5: from "
+                                f"{MIN_ERROR_RATE:g} to below 0.5, got {shown(value)}")
             values[key] = float(value)
-        for key in ("alpha", "beta"):
-            if not 0 < values[key] < 0.5:
-                raise fail(key, f"expected a number between 0 and 0.5 (exclusive), got "
-                                f"{table[key]!r}")
-        if values["elo1"] <= values["elo0"]:
-            raise fail("elo1", f"must be above elo0 ({values['elo0']:g}); got "
-                               f"{values['elo1']:g}")
+        if values["elo1"] - values["elo0"] < MIN_ELO_GAP:
+            raise fail("elo1", f"must be above elo0 ({values['elo0']:g}) by at least "
+                               f"{MIN_ELO_GAP:g}; got {values['elo1']:g}")
         if kind == "sprt" and bot_count != 2:
             raise fail("rule", f"\"sprt\" compares exactly 2 bots; this file has {bot_count} "
                                "(use rule = \"fixed\")")
