@@ -204,16 +204,16 @@ def test_rules_not_a_table(tmp_path: Path) -> None:
     assert message.startswith(f"{path}: rules: expected a table"), message
 
 
-def test_invalid_toml_reports_the_file(tmp_path: Path) -> None:
+def test_invalid_toml_reports_the_file_and_line(tmp_path: Path) -> None:
     path = write(tmp_path, "[rules]\nstart_size = \n")
     message = load_error(path)
-    assert message.startswith(f"{path}: not valid TOML"), message
+    assert message.startswith(f"{path}:2: not valid TOML"), message
     assert "line 2" in message
 
 
 def test_duplicate_key_is_invalid_toml(tmp_path: Path) -> None:
     path = write(tmp_path, "[rules]\njokers = true\njokers = false\n")
-    assert load_error(path).startswith(f"{path}: not valid TOML")
+    assert load_error(path).startswith(f"{path}:3: not valid TOML")
 
 
 def test_missing_file_cannot_read(tmp_path: Path) -> None:
@@ -222,9 +222,8 @@ def test_missing_file_cannot_read(tmp_path: Path) -> None:
     assert message.startswith(f"{path}: cannot read"), message
 
 
-def test_directory_cannot_read(tmp_path: Path) -> None:
-    message = load_error(tmp_path)
-    assert message.startswith(f"{tmp_path}: cannot read"), message
+def test_directory_says_it_is_a_directory(tmp_path: Path) -> None:
+    assert load_error(tmp_path) == f"{tmp_path}: is a directory, not a TOML file"
 
 
 def test_non_utf8_file_is_a_rules_error(tmp_path: Path) -> None:

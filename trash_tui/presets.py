@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trash_tui.rules import Rules, RulesError
+from trash_tui.rules import Rules, RulesError, shown_value
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,8 @@ PRESETS: dict[str, Preset] = {
                "draws only, one deal decides.",
                {"start_size": 7, "wilds": "none", "discard_draw": "never", "max_deals": 1,
                 "layout_rows": 1}),
-        Preset("catsatcards", "003's own game (CatsAtCards): Kings wild, Jacks and Queens trash, "
-               "discard only when playable, last turn for the others.",
+        Preset("catsatcards", "The game as CatsAtCards.com describes it: Kings wild, Jacks and "
+               "Queens trash, discard only when playable, last turn for the others.",
                {"wilds": "kings", "discard_draw": "playable", "last_turn": True}),
         Preset("party", "A lively table: Jokers, call \"Trash!\", places for the rest, first "
                "player rotates.",
@@ -77,7 +77,8 @@ def preset_rules(name: str) -> Rules:
         return PRESETS[name].rules
     except KeyError:
         raise RulesError(
-            f"rules.preset: unknown preset {name!r}; known presets are " + ", ".join(PRESETS)
+            f"rules.preset: unknown preset {shown_value(name)}; known presets are "
+            + ", ".join(PRESETS)
         ) from None
 
 

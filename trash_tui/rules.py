@@ -47,16 +47,11 @@ class OptionSpec:
         ok_type = isinstance(value, self.kind) and not (
             self.kind is int and isinstance(value, bool)
         )
-        if not ok_type:
+        if not ok_type or (self.choices and value not in self.choices) or (
+                self.low is not None and self.high is not None
+                and not self.low <= value <= self.high):
             raise RulesError(
-                f"rules.{self.name}: expected {self.allowed()}, got {value!r}"
-            )
-        if self.choices and value not in self.choices:
-            raise RulesError(f"rules.{self.name}: expected {self.allowed()}, got {value!r}")
-        if self.low is not None and self.high is not None and not (
-            self.low <= value <= self.high
-        ):
-            raise RulesError(f"rules.{self.name}: expected {self.allowed()}, got {value!r}")
+                f"rules.{self.name}: expected {self.allowed()}, got {shown_value(value)}")
 
 
 @dataclass(frozen=True)
@@ -176,6 +171,19 @@ OPTIONS: tuple[OptionSpec, ...] = (
 OPTION_NAMES = tuple(spec.name for spec in OPTIONS)
 SPEC_BY_NAME = {spec.name: spec for spec in OPTIONS}
 assert tuple(f.name for f in fields(Rules)) == OPTION_NAMES, "OPTIONS must list every field"
+
+
+def shown_value(value: Any, limit: int = 60) -> str:
+    """A value from a file as an error message shows it: its ``repr`` (control characters
+    escaped) on one line, cut to ``limit`` characters; an integer too long to be worth
+    printing is said as its number of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # an integer inside a list or table too long to print
+        return "a value too large to show"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def key_text(key: str) -> str:

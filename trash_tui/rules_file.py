@@ -1,33 +1,79 @@
 """Loading rules from TOML: a ``[rules]`` table with a ``preset`` key plus overrides.
 
 Errors name the key, what is allowed and, where it can be found, the line in the file.
-``load_rules_arg`` is what the CLI's ``--rules NAME|FILE`` uses.
+``check_rules_file`` finds every problem of a file (``trash rules check``);
+``load_rules_file`` raises the first. ``load_rules_arg`` is what the CLI's
+``--rules NAME|FILE`` uses.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from trash_tui.presets import DEFAULT_PRESET, PRESETS, preset_rules
-from trash_tui.rules import OPTION_NAMES, Rules, RulesError, key_text, unknown_option_message
+from trash_tui.rules import (
+    OPTION_NAMES,
+    SPEC_BY_NAME,
+    Rules,
+    RulesError,
+    key_text,
+    shown_value,
+    unknown_option_message,
+)
+from trash_tui.text import visible
+from trash_tui.toml_file import read_toml
+
+#: A problem of a [rules] table: the key of the table it is about (None: the table), and
+#: the message (starting ``rules.KEY:``).
+Problem = tuple[str | None, str]
+
+
+def table_problems(table: Any) -> tuple[Rules | None, list[Problem]]:
+    """The rules a parsed ``[rules]`` table stands for and every problem with it (the
+    rules are None when there is a problem). Each option is checked on its own; the
+    combination (e.g. target_size below start_size) only when every option is good."""
+    if not isinstance(table, dict):
+        return None, [(None, "rules: expected a table such as [rules] preset = \"standard\", "
+                             f"got {shown_value(table)}")]
+    problems: list[Problem] = []
+    data = dict(table)
+    preset = data.pop("preset", DEFAULT_PRESET)
+    base = Rules()
+    if not isinstance(preset, str):
+        problems.append(("preset", f"rules.preset: expected a preset name, got "
+                                   f"{shown_value(preset)}"))
+    else:
+        try:
+            base = preset_rules(preset)
+        except RulesError as exc:
+            problems.append(("preset", str(exc)))
+    for key, value in data.items():
+        if key not in OPTION_NAMES:
+            problems.append((key, unknown_option_message(key, with_preset=True)))
+            continue
+        try:
+            SPEC_BY_NAME[key].check(value)
+        except RulesError as exc:
+            problems.append((key, str(exc)))
+    if problems:
+        return None, problems
+    try:
+        return base.with_options(**data), []
+    except RulesError as exc:
+        message = str(exc)
+        named = [k for k in data if message.startswith(f"rules.{key_text(k)}:")]
+        return None, [(named[0] if named else "preset" if "preset" in table else None,
+                       message)]
 
 
 def rules_from_table(table: Any) -> Rules:
-    """Rules from a parsed ``[rules]`` table (a mapping); RulesError on any problem."""
-    if not isinstance(table, dict):
-        raise RulesError("rules: expected a table such as [rules] preset = \"standard\"")
-    data = dict(table)
-    preset = data.pop("preset", DEFAULT_PRESET)
-    if not isinstance(preset, str):
-        raise RulesError(f"rules.preset: expected a preset name, got {preset!r}")
-    base = preset_rules(preset)
-    for key in data:
-        if key not in OPTION_NAMES:
-            raise RulesError(unknown_option_message(key, with_preset=True))
-    return base.with_options(**data)
+    """Rules from a parsed ``[rules]`` table (a mapping); RulesError on the first problem."""
+    rules, problems = table_problems(table)
+    if rules is None:
+        raise RulesError(problems[0][1])
+    return rules
 
 
 _HEADER = re.compile(r"""^\[\s*(?:rules|"rules"|'rules')\s*\]\s*(?:#.*)?$""")
@@ -57,38 +103,41 @@ def _key_line(text: str, key: str) -> int | None:
     return None
 
 
-def load_rules_file(path: str | Path) -> Rules:
-    """Rules from the ``[rules]`` table of a TOML file. Missing table: standard rules."""
+def check_rules_file(path: str | Path) -> tuple[Rules | None, list[str]]:
+    """The rules of the ``[rules]`` table of a TOML file (missing table: standard rules)
+    and every problem with the file, one line each (``path[:LINE]: ...``); the rules are
+    None when there is a problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RulesError(f"{path}: not UTF-8 text (byte {exc.start}); TOML files are UTF-8"
-                         ) from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return rules_from_table(document.get("rules", {}))
+        text, document = read_toml(path, RulesError)
     except RulesError as exc:
-        message = str(exc)
-        table = document.get("rules")
-        keys = [str(k) for k in table] if isinstance(table, dict) else []
-        named = [k for k in keys if message.startswith(f"rules.{key_text(k)}:")]
-        line = _key_line(text, named[0]) if named else None
-        where = f"{path}:{line}" if line else str(path)
-        raise RulesError(f"{where}: {message}") from None
+        return None, [str(exc)]
+    rules, problems = table_problems(document.get("rules", {}))
+    located = []
+    for key, message in problems:
+        line = _key_line(text, key) if key is not None else None
+        where = f"{visible(path)}:{line}" if line else visible(path)
+        located.append(f"{where}: {message}")
+    return rules, located
+
+
+def load_rules_file(path: str | Path) -> Rules:
+    """Rules from the ``[rules]`` table of a TOML file. Missing table: standard rules.
+    RulesError with the first problem (see ``check_rules_file``)."""
+    rules, problems = check_rules_file(path)
+    if rules is None:
+        raise RulesError(problems[0])
+    return rules
 
 
 def load_rules_arg(value: str) -> Rules:
     """Rules from a CLI argument: a preset name, or the path of a TOML file."""
     if value in PRESETS:
         return preset_rules(value)
+    allowed = f"give a preset ({', '.join(PRESETS)}) or the path of a TOML file"
+    if not value.strip():
+        raise RulesError(f"--rules: the name is empty; {allowed}")
     if value.endswith(".toml") or Path(value).exists():
         return load_rules_file(value)
-    raise RulesError(
-        f"--rules: {value!r} is neither a preset ({', '.join(PRESETS)}) nor a TOML file"
-    )
+    raise RulesError(f"--rules: {shown_value(value)} is neither a preset nor a TOML file; "
+                     f"{allowed}")
