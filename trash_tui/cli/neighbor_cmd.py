@@ -2,7 +2,8 @@
 
 ``trash neighbor simulate`` plays games with the neighbor bots and prints wins by seat
 with 95% Wilson intervals; ``trash neighbor replay`` checks a record (or every record of a
-JSON Lines file, e.g. a tournament's ``records.jsonl``) and prints it as a log.
+JSON Lines file, e.g. a tournament's ``records.jsonl``) and prints it as a log, the
+names it takes from the record with their control characters escaped.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from trash_tui.neighbor.engine import MAX_PLAYERS, MIN_PLAYERS, NeighborGame
 from trash_tui.neighbor.narrate import narrate
 from trash_tui.neighbor.record import neighbor_record, replay_neighbor
 from trash_tui.stats import wilson_interval
+from trash_tui.text import visible
 
 
 @click.group("neighbor")
@@ -103,8 +105,8 @@ def replay_command(file: str, check: bool) -> None:
     for number, (document, game) in enumerate(zip(records, games, strict=True), start=1):
         if len(records) > 1:
             click.echo(f"=== record {number} ===")
-        names = [str(name) for name in document["seats"]]
-        click.echo(f"Help Your Neighbor for {game.players} players, seed {game.seed}")
+        names = [visible(name) for name in document["seats"]]
+        click.echo(f"Help Your Neighbor for {game.players} players, seed {visible(game.seed)}")
         for line in narrate(game.events, names):
             click.echo(line)
         if not game.over:

@@ -1,4 +1,7 @@
-"""``trash replay``: print a recorded game as a readable log, or check that it replays."""
+"""``trash replay``: print a recorded game as a readable log, or check that it replays.
+
+Every string the log takes from the record (seat names, the seed, the context) is shown
+with its control characters escaped (``trash_tui.text.visible``)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from trash_tui.engine.deal import Deal
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.record import RecordError, check_records, load_records
 from trash_tui.games import NEIGHBOR
+from trash_tui.text import visible
 
 NEIGHBOR_KIND = NEIGHBOR
 
@@ -25,7 +29,8 @@ def replay_command(file: str, check: bool) -> None:
     The whole file is replayed and checked first; a corrupt or tampered record is
     reported and nothing is printed from it."""
     records = load_records(file)
-    kinds = {r.get("kind") for r in records if isinstance(r, dict)}
+    kinds = {kind for r in records if isinstance(r, dict)
+             and isinstance(kind := r.get("kind"), str)}
     if NEIGHBOR_KIND in kinds:
         if kinds != {NEIGHBOR_KIND}:
             raise click.ClickException(f"{file}: mixes Help Your Neighbor records with Trash "
@@ -46,16 +51,16 @@ def replay_command(file: str, check: bool) -> None:
                    "identically)")
         return
     for number, (document, game) in enumerate(zip(records, games, strict=True), start=1):
-        names = document.get("seats") or [f"seat {i}" for i in range(document["players"])]
-        names = [f"{name} ({seat})" for seat, name in enumerate(names)]
+        names = [f"{visible(name)} ({seat})" for seat, name in enumerate(document["seats"])]
         if len(records) > 1:
             click.echo(f"=== record {number} ===")
         context = document.get("context")
         where = ""
         if isinstance(context, dict) and "game" in context:
-            where = f" — {context.get('tournament', 'tournament')}, game {context['game']}"
+            tournament = visible(context.get("tournament", "tournament"))
+            where = f" — {tournament}, game {visible(context['game'])}"
         click.echo(f"{document['kind']} for {document['players']} players, seed "
-                   f"{document.get('seed')}{where}")
+                   f"{visible(document['seed'])}{where}")
         events = game.events
         for event in events:
             line = describe_event(event, names)

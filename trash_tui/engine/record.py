@@ -3,14 +3,14 @@
 A record holds the rules, the seats, the cut, and for every deal (void ones included) the
 deck in dealt order, every reshuffled stock, every action, and what the deal produced;
 then the match's result and a SHA-256 checksum of the rest. Replaying never uses a
-random generator: the cards come from the record. ``replay`` checks everything while it
-goes and raises ``RecordError`` naming the first difference, so a corrupt or tampered
-record is reported and never half-replayed.
+random generator: the cards come from the record. ``replay`` first checks the record's
+whole shape (every key of the right type, ``check_shape``; what both games' records share
+is in ``record_shape``), then everything while it goes, and raises ``RecordError`` naming
+the first difference, so a corrupt or tampered record is reported and never half-replayed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -22,15 +22,25 @@ from trash_tui.cards import build_deck, card_id, decks_for, parse_card
 from trash_tui.engine.actions import action_name, parse_action
 from trash_tui.engine.deal import Deal, IllegalAction
 from trash_tui.engine.match import DealSummary, Match, events_digest, validate_table
+from trash_tui.engine.record_shape import (
+    FORMAT,
+    VERSION,
+    RecordError,
+    check_envelope,
+    checksum,
+    has_type,
+    may,
+    need,
+    need_ints,
+    need_strings,
+    parse_json,
+    show,
+)
 from trash_tui.rules import Rules, RulesError
 
-FORMAT = "trash-tui-record"
-VERSION = 1
-
-
-class RecordError(ValueError):
-    """A record that cannot be read, or that does not replay to what it says."""
-
+__all__ = ["FORMAT", "VERSION", "RecordError", "check_records", "check_shape", "checksum",
+           "deal_record", "load_records", "match_record", "replay", "replay_start",
+           "summarize_deal"]
 
 # --- writing -----------------------------------------------------------------------------
 def _cards_text(cards: Sequence[int]) -> str:
@@ -62,13 +72,6 @@ def summarize_deal(deal: Deal, number: int = 1) -> DealSummary:
         winner=deal.winner, shrinking=deal.shrinking, face_down=tuple(deal.face_down),
         turns=deal.turns, digest=events_digest(deal.own_events()),
     )
-
-
-def checksum(document: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of ``document`` without its checksum."""
-    body = {k: v for k, v in document.items() if k != "checksum"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _finish(document: dict[str, Any]) -> dict[str, Any]:
@@ -126,8 +129,9 @@ def deal_record(deal: Deal, seats: Sequence[str] | None = None,
 
 
 # --- reading -----------------------------------------------------------------------------
-def load_records(path: str | Path) -> list[dict[str, Any]]:
-    """The records in a file: one JSON document, or JSON Lines (one record per line)."""
+def load_records(path: str | Path) -> list[Any]:
+    """The records in a file: one JSON document, or JSON Lines (one record per line).
+    RecordError, naming the file (and the line), for a file that holds no JSON records."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -139,27 +143,22 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     if not stripped:
         raise RecordError(f"{path}: the file is empty")
     try:
-        return [json.loads(stripped)]
+        return [parse_json(stripped)]
     except json.JSONDecodeError:
-        pass
+        pass  # perhaps JSON Lines
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(parse_json(line))
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
+        except RecordError as exc:
+            raise RecordError(f"{path}:{number}: {exc}") from None
     return records
-
-
-def _need(document: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in document:
-        raise RecordError(f"{where}: missing '{key}'")
-    value = document[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"{where}: '{key}' has the wrong type ({type(value).__name__})")
-    return value
 
 
 def _parse_cards(text: str, where: str) -> list[int]:
@@ -181,6 +180,70 @@ def _check_permutation(cards: list[int], expected: Sequence[int], where: str) ->
         raise RecordError(f"{where}: not the right cards ({'; '.join(detail)})")
 
 
+# --- the shape of a record: checked whole before anything is replayed or shown ------------
+KINDS = ("match", "deal")
+_OUTCOME_TYPES: dict[str, tuple[type, ...]] = {
+    "void": (str, type(None)), "winner": (int, type(None)), "turns": (int,), "events": (str,),
+}
+
+
+def _check_entry(entry: Any, players: int, where: str) -> None:
+    """One deal of a record: every key replay reads or compares, of the right type."""
+    if not isinstance(entry, dict):
+        raise RecordError(f"{where}: expected an object")
+    may(entry, "number", int, where)
+    first = need(entry, "first", int, where)
+    sizes = need(entry, "sizes", list, where)
+    if len(sizes) != players or not all(has_type(s, int) and 1 <= s <= 10 for s in sizes):
+        raise RecordError(f"{where}: 'sizes' must list one layout size (1..10) per player")
+    if not 0 <= first < players:
+        raise RecordError(f"{where}: first player {first} is not a seat")
+    need(entry, "deck", str, where)
+    if not all(isinstance(t, str) for t in need(entry, "reshuffles", list, where)):
+        raise RecordError(f"{where}: 'reshuffles' must hold card lists")
+    need(entry, "actions", str, where)
+    for key, kinds in _OUTCOME_TYPES.items():
+        need(entry, key, kinds, where)
+    need_ints(entry, "shrinking", where)
+    need_ints(entry, "face_down", where)
+
+
+def check_shape(document: Any) -> tuple[str, Rules, int]:
+    """The record's kind ("match" or "deal"), rules and number of players, once every key
+    it has is checked to be of the right type and in range (RecordError otherwise): a
+    record that passes replays, or fails with a RecordError, and prints without surprises.
+    """
+    check_envelope(document)
+    kind = document.get("kind")
+    if kind not in KINDS:
+        raise RecordError(f"record: unknown kind {show(kind)} (expected 'match' or 'deal')")
+    try:
+        rules = Rules.from_dict(need(document, "rules", dict, "record"))
+        players = need(document, "players", int, "record")
+        validate_table(rules, players)
+    except RulesError as exc:
+        raise RecordError(f"record: {exc}") from None
+    need_strings(document, "seats", "record", players)
+    may(document, "engine", str, "record")
+    may(document, "context", dict, "record")
+    if kind == "match":
+        need(document, "seed", (int, str), "record")
+        need(document, "cut", str, "record")
+        need(document, "dealer", int, "record")
+        may(document, "first", int, "record")
+    else:
+        need(document, "seed", (int, str, type(None)), "record")
+    deals = need(document, "deals", list, "record")
+    if kind == "deal" and len(deals) != 1:
+        raise RecordError("record: a deal record holds exactly one deal")
+    for index, entry in enumerate(deals, start=1):
+        _check_entry(entry, players, f"deal {index}")
+    if kind == "deal" and not isinstance(document.get("result"), dict):
+        raise RecordError("result: expected an object holding the deal's winner")
+    return kind, rules, players
+
+
+# --- replaying ---------------------------------------------------------------------------
 class RecordSource:
     """Cards taken from a record, checked to be the cards the table really uses."""
 
@@ -192,7 +255,7 @@ class RecordSource:
         self.unused_reshuffles: list[list[list[int]]] = []  # per deal started
 
     def cut_cards(self, count: int) -> list[int]:
-        cut = _parse_cards(_need(self.document, "cut", str, "record"), "record: cut")
+        cut = _parse_cards(self.document["cut"], "record: cut")
         if len(set(cut)) != len(cut):
             raise RecordError("record: cut: a card appears twice in the cut")
         return cut
@@ -210,26 +273,21 @@ class RecordSource:
         return deal
 
 
-def _deal_from_entry(entry: Any, rules: Rules, sizes: Sequence[int], first: int,
+def _deal_from_entry(entry: dict[str, Any], rules: Rules, sizes: Sequence[int], first: int,
                      cards: Sequence[int], events: list[tuple],
                      where: str) -> tuple[Deal, list[list[int]]]:
-    """The deal an entry describes, and the list of its recorded reshuffles not yet used."""
-    if not isinstance(entry, dict):
-        raise RecordError(f"{where}: expected an object")
-    recorded_sizes = _need(entry, "sizes", list, where)
+    """The deal a (shape-checked) entry describes, and the list of its recorded reshuffles
+    not yet used."""
+    recorded_sizes = entry["sizes"]
     if list(recorded_sizes) != list(sizes):
         raise RecordError(f"{where}: recorded layout sizes {recorded_sizes}, replay gives "
                           f"{list(sizes)}")
-    if _need(entry, "first", int, where) != first:
+    if entry["first"] != first:
         raise RecordError(f"{where}: recorded first player {entry['first']}, replay gives "
                           f"{first}")
-    deck = _parse_cards(_need(entry, "deck", str, where), f"{where}: deck")
+    deck = _parse_cards(entry["deck"], f"{where}: deck")
     _check_permutation(deck, cards, f"{where}: deck")
-    queue = []
-    for text in _need(entry, "reshuffles", list, where):
-        if not isinstance(text, str):
-            raise RecordError(f"{where}: 'reshuffles' must hold card lists")
-        queue.append(_parse_cards(text, f"{where}: reshuffle"))
+    queue = [_parse_cards(text, f"{where}: reshuffle") for text in entry["reshuffles"]]
 
     def reshuffle(discards: list[int]) -> list[int]:
         if not queue:
@@ -241,6 +299,8 @@ def _deal_from_entry(entry: Any, rules: Rules, sizes: Sequence[int], first: int,
     try:
         deal = Deal(rules, sizes, first, deck, reshuffle=reshuffle, events=events)
     except ValueError as exc:
+        if isinstance(exc, RecordError):
+            raise
         raise RecordError(f"{where}: {exc}") from None
     return deal, queue
 
@@ -251,36 +311,20 @@ def _check_reshuffles_used(left: list[list[int]], where: str) -> None:
                           "happened")
 
 
-def _header(document: Any) -> tuple[Rules, int]:
-    if not isinstance(document, dict):
-        raise RecordError("record: expected a JSON object")
-    if document.get("format") != FORMAT:
-        raise RecordError(f"record: not a trash-tui record (format {document.get('format')!r})")
-    if document.get("version") != VERSION:
-        raise RecordError(f"record: version {document.get('version')!r} is not supported "
-                          f"(this is version {VERSION})")
-    recorded = document.get("checksum")
-    if not isinstance(recorded, str):
-        raise RecordError("record: missing checksum")
-    if recorded != checksum(document):
-        raise RecordError("record: checksum mismatch: the record was changed after it was "
-                          "written")
-    try:
-        rules = Rules.from_dict(_need(document, "rules", dict, "record"))
-    except RulesError as exc:
-        raise RecordError(f"record: {exc}") from None
-    players = _need(document, "players", int, "record")
-    _need(document, "deals", list, "record")
-    return rules, players
+def _actions(entry: dict[str, Any], where: str) -> list[int]:
+    actions = []
+    for index, token in enumerate(entry["actions"].split(), start=1):
+        try:
+            actions.append(parse_action(token))
+        except ValueError:
+            raise RecordError(f"{where}, action {index}: not an action: {show(token)} (expected "
+                              "stock, discard, swap, keep, call, silent or wild:1..wild:10)"
+                              ) from None
+    return actions
 
 
 def _play_actions(deal: Deal, entry: dict[str, Any], where: str, apply: Any) -> None:
-    text = _need(entry, "actions", str, where)
-    for index, token in enumerate(text.split(), start=1):
-        try:
-            action = parse_action(token)
-        except ValueError as exc:
-            raise RecordError(f"{where}, action {index}: {exc}") from None
+    for index, action in enumerate(_actions(entry, where), start=1):
         if deal.over:
             raise RecordError(f"{where}, action {index}: the deal was already over")
         try:
@@ -296,22 +340,21 @@ def _compare_deal(entry: dict[str, Any], summary: DealSummary, where: str) -> No
            "deck": _cards_text(summary.deck), "events": summary.digest}
     for key, value in got.items():
         if entry.get(key) != value:
-            raise RecordError(f"{where}: recorded {key} {entry.get(key)!r}, replay gives "
-                              f"{value!r}")
+            raise RecordError(f"{where}: recorded {key} {show(entry.get(key))}, replay gives "
+                              f"{show(value)}")
 
 
 def _start_match(document: dict[str, Any], rules: Rules,
                  players: int) -> tuple[Match, RecordSource]:
     """The recorded match before its first action, dealt from the record's cards."""
-    cut = _need(document, "cut", str, "record")
     first = None
-    if not cut.strip():  # a match started without a cut names its first player
-        first = _need(document, "first", int, "record")
+    if not document["cut"].strip():  # a match started without a cut names its first player
+        first = need(document, "first", int, "record")
         if not 0 <= first < players:
             raise RecordError(f"record: first player {first} is not a seat")
     try:
         source = RecordSource(document, players, rules)
-        match = Match(rules, players, document.get("seed", 0), source=source, first=first)
+        match = Match(rules, players, document["seed"], source=source, first=first)
     except (RulesError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
@@ -328,23 +371,21 @@ def replay_start(document: Any, check: bool = True) -> tuple[Match, list[list[in
         raise RecordError("record: only match records can be stepped through")
     if check:
         replay(document)
-    rules, players = _header(document)
+    _, rules, players = check_shape(document)
     match, _ = _start_match(document, rules, players)
-    actions = [[parse_action(token) for token in entry["actions"].split()]
-               for entry in document["deals"]]
+    actions = [_actions(entry, f"deal {number}")
+               for number, entry in enumerate(document["deals"], start=1)]
     return match, actions
 
 
 def replay(document: Any) -> Match | Deal:
-    """Replay a record and check it; return the final Match (or Deal for a deal record)."""
-    rules, players = _header(document)
-    kind = document.get("kind")
+    """Replay a record and check it; return the final Match (or Deal for a deal record).
+    Anything wrong with it, from its shape to its last outcome, is a RecordError."""
+    kind, rules, players = check_shape(document)
     if kind == "deal":
         return _replay_deal(document, rules, players)
-    if kind != "match":
-        raise RecordError(f"record: unknown kind {kind!r} (expected 'match' or 'deal')")
     match, source = _start_match(document, rules, players)
-    if _need(document, "dealer", int, "record") != match.dealer:
+    if document["dealer"] != match.dealer:
         raise RecordError(f"record: recorded dealer {document['dealer']}, the cut gives "
                           f"{match.dealer}")
     for index, entry in enumerate(document["deals"], start=1):
@@ -365,41 +406,24 @@ def replay(document: Any) -> Match | Deal:
         expected = {"winner": r.winner, "places": r.places, "sizes": r.sizes,
                     "deals": r.deals, "abandoned": r.abandoned}
         if result != expected:
-            raise RecordError(f"result: recorded {result!r}, replay gives {expected!r}")
+            raise RecordError(f"result: recorded {show(result)}, replay gives {show(expected)}")
     elif result is not None:
         raise RecordError("result: the record has a result but the match is not over")
     return match
 
 
 def _replay_deal(document: dict[str, Any], rules: Rules, players: int) -> Deal:
-    try:
-        validate_table(rules, players)
-    except RulesError as exc:
-        raise RecordError(f"record: {exc}") from None
-    deals = document["deals"]
-    if len(deals) != 1:
-        raise RecordError("record: a deal record holds exactly one deal")
-    entry = deals[0]
-    if not isinstance(entry, dict):
-        raise RecordError("deal 1: expected an object")
-    sizes = _need(entry, "sizes", list, "deal 1")
-    if len(sizes) != players or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 10 for s in sizes):
-        raise RecordError("deal 1: 'sizes' must list one layout size (1..10) per player")
-    first = _need(entry, "first", int, "deal 1")
-    if not 0 <= first < players:
-        raise RecordError(f"deal 1: first player {first} is not a seat")
-    result = document.get("result")
-    if not isinstance(result, dict):
-        raise RecordError("result: expected an object holding the deal's winner")
+    entry = document["deals"][0]
     cards = build_deck(decks_for(players), rules.jokers)
-    deal, unused = _deal_from_entry(entry, rules, sizes, first, cards, [], "deal 1")
+    deal, unused = _deal_from_entry(entry, rules, entry["sizes"], entry["first"], cards, [],
+                                    "deal 1")
     _play_actions(deal, entry, "deal 1", deal.apply)
     if deal.over:
         _check_reshuffles_used(unused, "deal 1")
         _compare_deal(entry, summarize_deal(deal), "deal 1")
+    result = document["result"]
     if result.get("winner") != deal.winner:
-        raise RecordError(f"result: recorded winner {result.get('winner')!r}, replay gives "
+        raise RecordError(f"result: recorded winner {show(result.get('winner'))}, replay gives "
                           f"{deal.winner!r}")
     return deal
 

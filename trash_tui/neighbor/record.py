@@ -4,8 +4,9 @@ A record holds the players, seats and seed, every roll in order (the opening rol
 included) as ``"3-4 6-6 ..."``, the actions by name, the first player, the outcome (winner,
 abandoned, covered markers per seat, rolls taken) with a fingerprint of every event, and a
 SHA-256 checksum of the rest, in the same envelope as Trash records
-(``trash_tui.engine.record``). ``replay_neighbor`` never uses a random generator: the dice
-come from the record, and it raises ``RecordError`` at the first difference.
+(``trash_tui.engine.record``). ``replay_neighbor`` first checks the record's whole shape
+(``check_shape``), then replays it without a random generator: the dice come from the
+record, and it raises ``RecordError`` at the first difference.
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ from typing import Any
 
 from trash_tui import __version__
 from trash_tui.engine.match import events_digest
-from trash_tui.engine.record import FORMAT, VERSION, RecordError, checksum
+from trash_tui.engine.record_shape import (
+    FORMAT,
+    VERSION,
+    RecordError,
+    check_envelope,
+    checksum,
+    has_type,
+    may,
+    need,
+    need_strings,
+    show,
+)
 from trash_tui.games import NEIGHBOR
 from trash_tui.neighbor.engine import (
     MAX_PLAYERS,
@@ -29,6 +41,7 @@ from trash_tui.neighbor.engine import (
 )
 
 KIND = NEIGHBOR
+_DIE_FACES = frozenset("123456")
 
 
 def rolls_text(rolls: Sequence[tuple[int, int]]) -> str:
@@ -41,8 +54,8 @@ def parse_rolls(text: str) -> list[tuple[int, int]]:
     rolls = []
     for index, token in enumerate(text.split(), start=1):
         parts = token.split("-")
-        if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 6 for p in parts):
-            raise RecordError(f"record: roll {index}: {token!r} is not two dice like 3-4")
+        if len(parts) != 2 or not all(p in _DIE_FACES for p in parts):
+            raise RecordError(f"record: roll {index}: {show(token)} is not two dice like 3-4")
         rolls.append((int(parts[0]), int(parts[1])))
     return rolls
 
@@ -80,62 +93,67 @@ def neighbor_record(game: NeighborGame, seats: Sequence[str] | None = None,
     return document
 
 
-def _need(document: dict[str, Any], key: str, kind: type) -> Any:
-    if key not in document:
-        raise RecordError(f"record: missing '{key}'")
-    value = document[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"record: '{key}' has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _header(document: Any) -> int:
-    if not isinstance(document, dict):
-        raise RecordError("record: expected a JSON object")
-    if document.get("format") != FORMAT:
-        raise RecordError(f"record: not a trash-tui record (format {document.get('format')!r})")
-    if document.get("version") != VERSION:
-        raise RecordError(f"record: version {document.get('version')!r} is not supported "
-                          f"(this is version {VERSION})")
+def check_shape(document: Any) -> int:
+    """The record's number of players, once every key it has is checked to be of the
+    right type and in range (RecordError otherwise): a record that passes replays, or
+    fails with a RecordError, and prints without surprises."""
+    check_envelope(document)
     if document.get("kind") != KIND:
-        raise RecordError(f"record: kind {document.get('kind')!r} is not {KIND!r}")
-    recorded = document.get("checksum")
-    if not isinstance(recorded, str):
-        raise RecordError("record: missing checksum")
-    if recorded != checksum(document):
-        raise RecordError("record: checksum mismatch: the record was changed after it was "
-                          "written")
-    players = _need(document, "players", int)
+        raise RecordError(f"record: kind {show(document.get('kind'))} is not {KIND!r}")
+    players = need(document, "players", int, "record")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RecordError(f"record: {players} players (Help Your Neighbor needs "
                           f"{MIN_PLAYERS} to {MAX_PLAYERS})")
-    seats = _need(document, "seats", list)
+    seats = need(document, "seats", list, "record")
     if len(seats) != players:
         raise RecordError(f"record: {len(seats)} seats for {players} players")
+    need_strings(document, "seats", "record")
+    may(document, "engine", str, "record")
+    may(document, "context", dict, "record")
+    need(document, "seed", (int, str), "record")
+    first = need(document, "first", int, "record")
+    if not 0 <= first < players:
+        raise RecordError(f"record: first player {first} is not a seat")
+    need(document, "rolls", str, "record")
+    need(document, "actions", str, "record")
+    need(document, "over", bool, "record")
+    need(document, "abandoned", bool, "record")
+    need(document, "winner", (int, type(None)), "record")
+    need(document, "turns", int, "record")
+    need(document, "events", str, "record")
+    covered = need(document, "covered", list, "record")
+    if len(covered) != players or not all(
+            isinstance(c, list) and all(has_type(m, int) for m in c) for c in covered):
+        raise RecordError("record: 'covered' must list the covered markers of each player")
     return players
+
+
+def _actions(document: dict[str, Any]) -> list[int]:
+    actions = []
+    for index, token in enumerate(document["actions"].split(), start=1):
+        try:
+            actions.append(parse_action(token))
+        except ValueError:
+            raise RecordError(f"action {index}: not an action: {show(token)} (expected roll "
+                              "or uncover:2..uncover:12 without 7)") from None
+    return actions
 
 
 def replay_neighbor(document: Any) -> NeighborGame:
     """Replay a Help Your Neighbor record and check it; return the game as it ended (or as
     far as the record goes). RecordError names the first difference."""
-    players = _header(document)
-    dice = FixedDice(parse_rolls(_need(document, "rolls", str)))
-    seed = document.get("seed", 0)
+    players = check_shape(document)
+    dice = FixedDice(parse_rolls(document["rolls"]))
     try:
-        game = NeighborGame(players, seed if isinstance(seed, int | str) else 0, dice=dice)
+        game = NeighborGame(players, document["seed"], dice=dice)
     except DiceExhausted:
         raise RecordError("record: the rolls run out before the first player is "
                           "found") from None
-    if _need(document, "first", int) != game.first:
+    if document["first"] != game.first:
         raise RecordError(f"record: recorded first player {document['first']}, the opening "
                           f"rolls give {game.first}")
-    tokens = _need(document, "actions", str).split()
-    for index, token in enumerate(tokens, start=1):
-        where = f"action {index} ({token})"
-        try:
-            action = parse_action(token)
-        except ValueError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+    for index, action in enumerate(_actions(document), start=1):
+        where = f"action {index} ({action_name(action)})"
         if game.over:
             raise RecordError(f"{where}: the game was already over")
         try:
@@ -146,11 +164,11 @@ def replay_neighbor(document: Any) -> NeighborGame:
             raise RecordError(f"{where}: the record's rolls run out") from None
     if dice.remaining:
         raise RecordError(f"record: {dice.remaining} recorded roll(s) were never used")
-    if document.get("over") != game.over:
-        raise RecordError(f"record: recorded over {document.get('over')!r}, replay gives "
+    if document["over"] != game.over:
+        raise RecordError(f"record: recorded over {document['over']!r}, replay gives "
                           f"{game.over!r}")
     for key, value in _outcome(game).items():
-        if document.get(key) != value:
-            raise RecordError(f"record: recorded {key} {document.get(key)!r}, replay gives "
-                              f"{value!r}")
+        if document[key] != value:
+            raise RecordError(f"record: recorded {key} {show(document[key])}, replay gives "
+                              f"{show(value)}")
     return game
