@@ -929,7 +929,8 @@ def test_the_console_script_reports_errors_in_one_line(tmp_path: Path) -> None:
     write(tmp_path, SMALL)
     nothing = trash_process("tournament", "run", "t.toml", "--resume", cwd=tmp_path,
                             history=history)
-    assert_one_line_error(nothing, "--resume: nothing to resume in runs/t")
+    # the default folder is runs/<file name> beside the history database
+    assert_one_line_error(nothing, f"--resume: nothing to resume in {tmp_path / 'runs' / 't'}")
     assert not (tmp_path / "runs").exists()
     if history.exists():
         with History(history) as db:

@@ -1,4 +1,10 @@
-"""``trash tournament``: run bot tournaments from TOML files and show their results."""
+"""``trash tournament``: run bot tournaments from TOML files and show their results.
+
+Runs go to ``runs/<file name>/`` beside the history database (the user data folder), where
+the app's Tournaments screen keeps them too; ``--out`` puts one elsewhere. The folder is
+said on stderr when a run starts. Every name or path from a tournament file, a bot or the
+history database is printed with its control characters removed or escaped.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +15,20 @@ from typing import Any
 
 import click
 
-from trash_tui.history import History, HistoryError
-from trash_tui.tournament.config import TournamentError, load_tournament
+from trash_tui.history import History, HistoryError, default_history_path
+from trash_tui.text import clean, is_unsafe, visible
+from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
 from trash_tui.tournament.runner import RunError, run_tournament
-from trash_tui.tournament.session import record_outcome
+from trash_tui.tournament.schedule import games_per_board, pairing_count, total_games
+from trash_tui.tournament.session import record_outcome, runs_folder
 
 
 class Progress:
     """Progress on stderr: a live bar on a terminal, a plain line every few seconds else."""
 
     def __init__(self, names: list[str], planned: int) -> None:
-        self.names = names
+        self.names = [clean(name, 40) for name in names]
         self.live = sys.stderr.isatty()
         self.last = 0.0
         self.bar: Any = None
@@ -89,7 +97,8 @@ def tournament_group() -> None:
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: start "
               "a local cluster).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Output folder (default: runs/<file name>).")
+              help="Output folder (default: runs/<file name> in the folder of the history "
+                   "database, the user data folder, as the app does).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run (running the same "
               "file into the same folder does so too); fails if there is nothing to resume.")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -101,15 +110,23 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
                 records: bool) -> None:
     """Run (or continue) the tournament FILE and print its results."""
     config = load_tournament(file)
-    out = out_dir or Path("runs") / Path(file).stem
+    history_file = history_path or default_history_path()
+    out = out_dir or default_out(file, history_file)
     if resume and not (out / "games.jsonl").exists():
-        raise click.ClickException(f"--resume: nothing to resume in {out}")
-    history = History(history_path)
+        raise click.ClickException(f"--resume: nothing to resume in {visible(out)}")
+    history = History(history_file)
     progress = Progress(list(config.bot_names), 0)
+
+    def say_start(folder: Path, kept: int, planned: int) -> None:
+        done = f"{kept:,} of {planned:,} games already played" if kept else (
+            f"{planned:,} games")
+        click.echo(f"{clean(config.name, 80)}: {done}; output folder {visible(folder)}",
+                   err=True)
+
     try:
         outcome = run_tournament(config, out, workers=workers, executor=executor,
                                  scheduler=scheduler, history=history, progress=progress,
-                                 records=records)
+                                 records=records, started_hook=say_start)
     finally:
         progress.close()
     results = record_outcome(outcome, history)
@@ -119,12 +136,51 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     where = (f"the Dask cluster at {scheduler}" if scheduler else
              f"{workers} {executor} worker{'s' if workers > 1 else ''}")
     click.echo(f"\n{outcome.played_now} games played now in {outcome.elapsed:.1f} s "
-               f"({rate:.1f} games/s, {where}); results in {out}/results.json and "
-               "results.csv")
+               f"({rate:.1f} games/s, {visible(where)}); results in "
+               f"{visible(out / 'results.json')} and results.csv")
     if outcome.status == "stopped":
         click.echo(f"stopped: {len(outcome.games)} of {outcome.planned} games kept; run the "
                    "same command again to continue", err=True)
         sys.exit(130)
+
+
+def default_out(file: str, history_file: Path) -> Path:
+    """A run's folder when ``--out`` is not given: ``runs/<file name>`` beside the history
+    database, where the app puts the runs it starts."""
+    return runs_folder(history_file) / Path(file).stem
+
+
+@tournament_group.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def check_command(file: str) -> None:
+    """Check the tournament FILE without playing: what it would play, or its first
+    problem (one line, exit code 2)."""
+    config = load_tournament(file)
+    click.echo(describe(config))
+
+
+def describe(config: TournamentConfig) -> str:
+    """What a valid tournament file would play, in a few lines."""
+    pairings, per_board = pairing_count(config), games_per_board(config)
+    unit = "match" if config.unit == "matches" else "deal"
+    lines = [
+        f"{clean(config.name, 80)}: {config.game}, {config.players}-player tables, "
+        f"{config.format}{', duplicate' if config.duplicate else ''}",
+        f"{total_games(config):,} games: {pairings:,} pairings x {config.games:,} boards"
+        f" x {per_board} game{'s' if per_board > 1 else ''} (one {unit} each)"
+        + (" at most; the SPRT may stop earlier" if config.stop.kind == "sprt" else ""),
+        "bots: " + ", ".join(clean(name, 40) for name in config.bot_names),
+    ]
+    if config.time_limit is not None:
+        lines.append(f"time limit: {config.time_limit:g} s per decision")
+    return "\n".join(lines)
+
+
+def _shown_error(exc: HistoryError) -> HistoryError:
+    """``exc`` with any control character in its message (run names come from tournament
+    files) escaped."""
+    message = str(exc)
+    return HistoryError(visible(message)) if any(map(is_unsafe, message)) else exc
 
 
 @tournament_group.command("show")
@@ -134,10 +190,13 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
 def show_command(run: str, history_path: Path | None) -> None:
     """Print the results of a past run (an id, a tournament name or an output folder)."""
     with History(history_path) as history:
-        row = history.find_run(run)
+        try:
+            row = history.find_run(run)
+        except HistoryError as exc:
+            raise _shown_error(exc) from None
     if row.results is None:
-        raise click.ClickException(f"run {row.id} ({row.name}) has no results yet; it has "
-                                   f"{row.games} games stored")
+        raise click.ClickException(f"run {row.id} ({visible(row.name, 80)}) has no results "
+                                   f"yet; it has {row.games} games stored")
     click.echo(format_results(row.results))
 
 
@@ -151,8 +210,8 @@ def list_command(history_path: Path | None) -> None:
         click.echo("no tournament runs yet")
     for row in runs:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
-        click.echo(f"{row.id:>4}  {when}  {row.name:<24} {row.games:>7} games  {row.status:<9} "
-                   f"{row.out_dir}")
+        click.echo(f"{row.id:>4}  {when}  {clean(row.name, 40):<24} {row.games:>7} games  "
+                   f"{clean(row.status, 20):<9} {visible(row.out_dir)}")
 
 
 __all__ = ["HistoryError", "RunError", "TournamentError", "tournament_group"]

@@ -5,6 +5,9 @@ the same results. The unit of sampling is the board (one deck in each seat rotat
 ``duplicate`` is on; one game otherwise): intervals and ratings' bootstraps use boards.
 Help Your Neighbor results carry ``"game"`` (Trash results leave it out, as before) and
 report rolls per game instead of deals and turns.
+
+The text shows names from the tournament file (and a failing bot's words) with control
+characters removed or escaped (``trash_tui.text``); the data keep them as they are.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.stats import wilson_interval
+from trash_tui.text import clean, visible
 from trash_tui.tournament.config import NEIGHBOR, TRASH, TournamentConfig
 from trash_tui.tournament.ratings import (
     board_stats,
@@ -215,8 +219,22 @@ def _signed(x: float | None, digits: int = 0) -> str:
     return "  -" if x is None else f"{x:+.{digits}f}"
 
 
+def shown_names(results: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``results`` whose names and forfeit messages are safe to print: names
+    cleaned of control characters, a forfeit's words (a bot's) with them escaped."""
+    shown = dict(results, tournament=clean(results["tournament"]))
+    shown["bots"] = [dict(r, bot=clean(r["bot"])) for r in results["bots"]]
+    shown["crosstable"] = [dict(r, bot=clean(r["bot"]), opponent=clean(r["opponent"]))
+                           for r in results["crosstable"]]
+    shown["forfeits"] = [dict(f, bot=clean(f["bot"]), kind=visible(f["kind"]),
+                              detail=visible(f["detail"], 300))
+                         for f in results["forfeits"]]
+    return shown
+
+
 def format_results(results: dict[str, Any], width: int = 80) -> str:
     """The standings, the crosstable, seats and a rating chart as plain text."""
+    results = shown_names(results)
     lines = []
     status = {"finished": "finished", "stopped": "stopped early (run again to continue)",
               "sprt": "stopped by the SPRT"}.get(results["status"], results["status"])

@@ -7,16 +7,27 @@ and stored in the history database before anything else happens, so Ctrl-C or a
 into the same folder again continues where it stopped; a game is never counted twice.
 Statistics are computed from the games in schedule order, so the results are the same
 whatever the number of workers or the executor.
+
+The schedule is never listed: batches are cut from it as workers need them, so a run of
+a hundred million games starts as fast, and in as little memory, as a run of ten.
+
+With records, a batch's records reach ``records.jsonl`` (flushed to disk) before its
+games reach ``games.jsonl``; a game's line is what says it is finished. Whatever point a
+kill stops the run at, the next start repairs ``records.jsonl`` as ``games.jsonl`` is
+repaired: a line cut short is dropped (or, glued to the next record by an older version,
+separated from it), and a record is kept only once and only for a finished game, so the
+games played again bring their records again and every game has exactly one.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     BrokenExecutor,
@@ -32,10 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.history import History
+from trash_tui.text import visible
 from trash_tui.tournament.config import TournamentConfig, config_fingerprint
 from trash_tui.tournament.play import play_batch
 from trash_tui.tournament.ratings import sprt_decision, sprt_llr
-from trash_tui.tournament.schedule import Game, schedule
+from trash_tui.tournament.schedule import Game, schedule, total_games
+
+#: How every record written by ``trash_tui.engine.record`` and ``neighbor.record`` starts
+#: (``json.dumps`` keeps the key order): where a record glued onto a cut line begins.
+RECORD_START = '{"format": '
 
 
 class RunError(RuntimeError):
@@ -115,24 +131,30 @@ def open_executor(kind: str, workers: int, scheduler: str | None = None) -> Iter
 
 # --- the output folder -------------------------------------------------------------------
 class OutputFolder:
-    """``run.json`` (what run this is) and ``games.jsonl`` (one finished game a line)."""
+    """``run.json`` (what run this is), ``games.jsonl`` (one finished game a line) and,
+    with records, ``records.jsonl`` (one record a line, one per finished game)."""
 
     def __init__(self, path: Path, config: TournamentConfig, fingerprint: str) -> None:
         self.path = path
         self.games_file = path / "games.jsonl"
+        self.records_file = path / "records.jsonl"
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise RunError(f"--out: cannot create {path}: {exc.strerror or exc}") from None
+            raise RunError(f"--out: cannot create {visible(path)}: "
+                           f"{visible(exc.strerror or exc)}") from None
         marker = path / "run.json"
         if marker.exists():
             try:
                 known = json.loads(marker.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 known = {}
+            if not isinstance(known, dict):
+                known = {}
             if known.get("fingerprint") != fingerprint:
-                raise RunError(f"{path} holds a run of another configuration "
-                               f"({known.get('name', '?')}); choose another --out")
+                raise RunError(f"{visible(path)} holds a run of another configuration "
+                               f"({visible(known.get('name', '?'), 80)}); choose another "
+                               "--out")
         else:
             marker.write_text(json.dumps({"name": config.name, "fingerprint": fingerprint,
                                           "config": str(config.path)}, indent=2) + "\n",
@@ -159,11 +181,52 @@ class OutputFolder:
             os.replace(tmp, self.games_file)
         return games
 
+    def repair_records(self, finished: Collection[int]) -> None:
+        """Make ``records.jsonl`` hold exactly one complete line per game of ``finished``
+        that has a record: lines cut short are dropped, a record glued onto one is split
+        off, and a record of an unfinished game (its batch was killed between the two
+        files) or a second record of a game is dropped. The file is rewritten (atomically)
+        only when something was wrong; it is read line by line."""
+        if not self.records_file.exists():
+            return
+        if any(action != "keep" for action, _ in self._record_lines(finished)):
+            tmp = self.records_file.with_suffix(".tmp")
+            with tmp.open("w", encoding="utf-8") as handle:
+                for action, line in self._record_lines(finished):
+                    if action != "drop":
+                        handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.records_file)
+
+    def _record_lines(self, finished: Collection[int]) -> Iterator[tuple[str, str]]:
+        """Each line of ``records.jsonl`` with what to do with it: ("keep", line),
+        ("fix", the line to write instead) or ("drop", line)."""
+        seen: set[int] = set()
+        with self.records_file.open(encoding="utf-8", errors="replace", newline="\n") as lines:
+            for line in lines:
+                index = _record_index(line) if line.endswith("\n") else None
+                action = "keep"
+                if index is None:  # cut short, perhaps with a whole record glued on
+                    action, start = "drop", line.find(RECORD_START, 1)
+                    while start > 0:
+                        index = _record_index(line[start:])
+                        if index is not None and line.endswith("\n"):
+                            action, line = "fix", line[start:]
+                            break
+                        start = line.find(RECORD_START, start + 1)
+                if index is None or index not in finished or index in seen:
+                    action = "drop"
+                else:
+                    seen.add(index)
+                yield action, line
+
     def append(self, games: Sequence[dict[str, Any]]) -> None:
-        """Append finished games; their records (if any) go to ``records.jsonl`` first."""
+        """Append finished games; their records (if any) go to ``records.jsonl`` first
+        (and reach the disk first: a game without its line is played again)."""
         records = [game.pop("record") for game in games if "record" in game]
         if records:
-            self._write(self.path / "records.jsonl", records)
+            self._write(self.records_file, records)
         self._write(self.games_file, games)
 
     @staticmethod
@@ -175,42 +238,91 @@ class OutputFolder:
             os.fsync(handle.fileno())
 
 
+def _record_index(line: str) -> int | None:
+    """The tournament game a line of ``records.jsonl`` is the record of (None if the line
+    is not a whole record of a game)."""
+    try:
+        document = json.loads(line)
+        index = document["context"]["game"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return index if isinstance(index, int) and not isinstance(index, bool) else None
+
+
 # --- stopping ------------------------------------------------------------------------------
-def board_scores(config: TournamentConfig, games: dict[int, dict[str, Any]],
-                 plan: Sequence[Game]) -> list[float]:
-    """For a 2-bot tournament: bot 0's score on each complete board, in schedule order,
-    up to the first board not complete yet."""
-    by_board: dict[tuple[int, int], list[Game]] = {}
-    for game in plan:
-        by_board.setdefault((game.pairing, game.board), []).append(game)
-    scores = []
-    for board_games in by_board.values():
-        if any(g.index not in games for g in board_games):
-            break
-        total = 0.0
-        for g in board_games:
-            result = games[g.index]
-            seat = list(result["seats"]).index(0)
-            places = result["places"]
-            other = 1 - seat
-            total += 1.0 if places[seat] < places[other] else 0.5 if (
-                places[seat] == places[other]) else 0.0
-        scores.append(total / len(board_games))
-    return scores
+def _board_score(board_games: Sequence[dict[str, Any]]) -> float:
+    """Bot 0's score on one complete board of a 2-bot tournament."""
+    total = 0.0
+    for result in board_games:
+        seat = list(result["seats"]).index(0)
+        places = result["places"]
+        other = 1 - seat
+        total += 1.0 if places[seat] < places[other] else 0.5 if (
+            places[seat] == places[other]) else 0.0
+    return total / len(board_games)
 
 
-def sprt_state(config: TournamentConfig, games: dict[int, dict[str, Any]],
-               plan: Sequence[Game]) -> tuple[int, float, str | None]:
+class SprtWatch:
+    """The SPRT of a 2-bot tournament, checked board by board in schedule order.
+
+    Boards are read from the schedule as they complete, up to the first board not complete
+    yet, and each is read once: the decision after N boards depends only on those N, so a
+    check costs the boards new since the last one, not the whole run."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.config = config
+        self.scores: list[float] = []
+        self.end = 0  # the first index after the complete boards
+        self.checked = 1  # board counts up to this one had no decision
+        self.decided: tuple[int, float, str] | None = None
+
+    def _read_boards(self, games: dict[int, dict[str, Any]]) -> None:
+        """Extend ``scores`` with the boards completed since the last call."""
+        board: list[Game] = []
+        for game in schedule(self.config, self.end):
+            if board and (game.pairing, game.board) != (board[0].pairing, board[0].board):
+                self.scores.append(_board_score([games[g.index] for g in board]))
+                self.end = game.index
+                board = []
+            if game.index not in games:
+                return
+            board.append(game)
+        if board:  # the last board of the schedule
+            self.scores.append(_board_score([games[g.index] for g in board]))
+            self.end = board[-1].index + 1
+
+    def state(self, games: dict[int, dict[str, Any]]) -> tuple[int, float, str | None]:
+        """(boards used, LLR, decision): the first board count at which the test decides,
+        else every complete board and no decision."""
+        if self.decided is not None:
+            return self.decided
+        self._read_boards(games)
+        stop = self.config.stop
+        for count in range(max(2, self.checked + 1), len(self.scores) + 1):
+            llr = sprt_llr(self.scores[:count], stop.elo0, stop.elo1)
+            decision = sprt_decision(llr, stop.alpha, stop.beta)
+            if decision:
+                self.decided = (count, llr, decision)
+                return self.decided
+            self.checked = count
+        scores = self.scores
+        llr = sprt_llr(scores, stop.elo0, stop.elo1) if len(scores) >= 2 else 0.0
+        return len(scores), llr, None
+
+    def boards_end(self, boards: int) -> int:
+        """The first index after the first ``boards`` boards of the schedule."""
+        seen: set[tuple[int, int]] = set()
+        for game in schedule(self.config):
+            seen.add((game.pairing, game.board))
+            if len(seen) > boards:
+                return game.index
+        return total_games(self.config)
+
+
+def sprt_state(config: TournamentConfig, games: dict[int, dict[str, Any]]
+               ) -> tuple[int, float, str | None]:
     """(boards used, LLR, decision) of the SPRT, checked board by board in schedule order."""
-    stop = config.stop
-    scores = board_scores(config, games, plan)
-    for count in range(2, len(scores) + 1):
-        llr = sprt_llr(scores[:count], stop.elo0, stop.elo1)
-        decision = sprt_decision(llr, stop.alpha, stop.beta)
-        if decision:
-            return count, llr, decision
-    llr = sprt_llr(scores, stop.elo0, stop.elo1) if len(scores) >= 2 else 0.0
-    return len(scores), llr, None
+    return SprtWatch(config).state(games)
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -238,17 +350,38 @@ def batch_size(remaining: int, workers: int) -> int:
     return max(1, min(64, remaining // max(1, 4 * workers)))
 
 
+StartHook = Callable[[Path, int, int], None]
+
+
+def batches(games: Iterable[Game], size: int) -> Iterator[list[Game]]:
+    """``games`` cut into lists of ``size`` (the last may be shorter), one at a time."""
+    iterator = iter(games)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
+
+
+def unfinished(config: TournamentConfig, games: Collection[int]) -> Iterator[Game]:
+    """The games of the schedule not in ``games``, in index order, made as they are asked
+    for (the schedule is read from the first index missing from ``games``)."""
+    first = 0
+    while first in games:
+        first += 1
+    return (game for game in schedule(config, first) if game.index not in games)
+
+
 def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    executor: str = "process", scheduler: str | None = None,
                    history: History | None = None,
                    progress: ProgressHook | None = None,
-                   records: bool = False) -> RunOutcome:
+                   records: bool = False,
+                   started_hook: StartHook | None = None) -> RunOutcome:
     """Run (or continue) a tournament; Ctrl-C stops it cleanly with every game kept.
     With ``records``, every game played now is also written to ``records.jsonl`` as a
-    replayable record (``trash replay``)."""
+    replayable record (``trash replay``). ``started_hook(out_dir, kept, planned)`` is
+    called once the folder is open and its games are read, before any game is played."""
     fingerprint = config_fingerprint(config)
     folder = OutputFolder(out_dir, config, fingerprint)
-    plan = list(schedule(config))
+    planned = total_games(config)
     games = folder.load()
     run_id = None
     if history is not None:  # the folder and the database each get what the other kept
@@ -259,13 +392,16 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
         for index, game in stored.items():
             games.setdefault(index, game)
-    sprt = config.stop.kind == "sprt"
+    folder.repair_records(games)
+    if started_hook is not None:
+        started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned)
+    sprt = SprtWatch(config) if config.stop.kind == "sprt" else None
     started = time.perf_counter()
     played_now = 0
     status = "finished"
 
     def decided() -> bool:
-        return sprt and sprt_state(config, games, plan)[2] is not None
+        return sprt is not None and sprt.state(games)[2] is not None
 
     def keep(results: list[dict[str, Any]]) -> None:
         nonlocal played_now
@@ -277,10 +413,9 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                 games[result["index"]] = result
             played_now += len(results)
 
-    todo = [g for g in plan if g.index not in games]
-    if todo and not decided():
-        size = batch_size(len(todo), workers)
-        queue = iter([todo[i:i + size] for i in range(0, len(todo), size)])
+    remaining = planned - sum(1 for i in games if 0 <= i < planned)
+    if remaining and not decided():
+        queue = batches(unfinished(config, games), batch_size(remaining, workers))
         limit = max(2, 2 * workers)
         pending: set[Future] = set()
         try:
@@ -297,7 +432,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                         for future in done:
                             keep(future.result())
                         if progress is not None:
-                            progress(len(games), len(plan), time.perf_counter() - started,
+                            progress(len(games), planned, time.perf_counter() - started,
                                      games)
                         if decided():
                             status = "sprt"
@@ -315,19 +450,18 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                     future.cancel()
         except KeyboardInterrupt:  # a second Ctrl-C while the pool shuts down
             status = "stopped"
-    elif todo:
+    elif remaining:
         status = "sprt"
-    outcome_games = [games[g.index] for g in plan if g.index in games]
+    outcome_games = [games[i] for i in sorted(games) if 0 <= i < planned]
     sprt_info = None
-    if sprt:
-        boards, llr, decision = sprt_state(config, games, plan)
+    if sprt is not None:
+        boards, llr, decision = sprt.state(games)
         sprt_info = {"boards": boards, "llr": llr, "decision": decision}
         if decision:
             status = "sprt"
-            keep = list(dict.fromkeys((g.pairing, g.board) for g in plan))[:boards]
-            kept = set(keep)
-            outcome_games = [r for r in outcome_games if (r["pairing"], r["board"]) in kept]
-    elif status != "stopped" and len(outcome_games) < len(plan):
+            end = sprt.boards_end(boards)
+            outcome_games = [r for r in outcome_games if r["index"] < end]
+    elif status != "stopped" and len(outcome_games) < planned:
         status = "stopped"
-    return RunOutcome(config, out_dir, outcome_games, status, len(plan), sprt_info, run_id,
+    return RunOutcome(config, out_dir, outcome_games, status, planned, sprt_info, run_id,
                       time.perf_counter() - started, played_now)

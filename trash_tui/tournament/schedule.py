@@ -42,15 +42,23 @@ class Game:
     seed: int
 
 
-def pairings(config: TournamentConfig) -> list[tuple[int, ...]]:
-    """Every set of bots that shares a table, as bot indices (gauntlet bot first)."""
+def iter_pairings(config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+    """Every set of bots that shares a table, as bot indices (gauntlet bot first), one at
+    a time (there may be many: nothing is listed)."""
     count = len(config.bots)
     if config.format == "gauntlet":
         hero = config.gauntlet_index
         assert hero is not None
         others = [b for b in range(count) if b != hero]
-        return [(hero, *combo) for combo in itertools.combinations(others, config.players - 1)]
-    return list(itertools.combinations(range(count), config.players))
+        for combo in itertools.combinations(others, config.players - 1):
+            yield (hero, *combo)
+        return
+    yield from itertools.combinations(range(count), config.players)
+
+
+def pairings(config: TournamentConfig) -> list[tuple[int, ...]]:
+    """Every set of bots that shares a table, as a list (``iter_pairings``)."""
+    return list(iter_pairings(config))
 
 
 def rotate(pairing: tuple[int, ...], rotation: int) -> tuple[int, ...]:
@@ -86,17 +94,25 @@ def board_seed(config: TournamentConfig, pairing: int, board: int) -> int:
 
 
 def schedule(config: TournamentConfig, start: int = 0) -> Iterator[Game]:
-    """Every game in index order, from index ``start`` on (lazily; see the module docs)."""
-    pairs = pairings(config)
+    """Every game in index order, from index ``start`` on.
+
+    Lazy all the way: games are made as they are asked for, so memory stays flat however
+    many boards and pairings the tournament has, and starting at ``start`` costs at most
+    one pass over the pairings (no game is made for a skipped one)."""
     per_board = games_per_board(config)
-    per_round = len(pairs) * per_board  # games in one board of every pairing
+    per_round = pairing_count(config) * per_board  # games in one board of every pairing
     if per_round == 0:
         return
     first_board, skip = divmod(max(start, 0), per_round)
     index = first_board * per_round
     k = config.players
     for board in range(first_board, config.games):
-        for p, pairing in enumerate(pairs):
+        pairs: Iterator[tuple[int, tuple[int, ...]]] = enumerate(iter_pairings(config))
+        if skip >= per_board:  # whole pairings before ``start``
+            skipped, skip = divmod(skip, per_board)
+            pairs = itertools.islice(pairs, skipped, None)
+            index += skipped * per_board
+        for p, pairing in pairs:
             seed = board_seed(config, p, board)
             rotations = range(k) if config.duplicate else (board % k,)
             for rotation in rotations:

@@ -2,15 +2,23 @@
 
 ``trash tournament run`` and the app's Tournaments screen both end a run this way, so a
 run looks the same in the output folder and in the history database whoever started it.
+Both also keep runs in the same place by default: ``runs/`` beside the history database
+(the user data folder unless ``$TRASH_TUI_HISTORY`` or a setting moves it).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from trash_tui.history import History
 from trash_tui.tournament.results import compute_results, write_results
 from trash_tui.tournament.runner import RunOutcome
+
+
+def runs_folder(history_path: Path) -> Path:
+    """Where runs are kept by default: ``runs/`` beside the history database."""
+    return history_path.parent / "runs"
 
 
 def record_outcome(outcome: RunOutcome, history: History | None) -> dict[str, Any]:
