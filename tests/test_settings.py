@@ -238,10 +238,18 @@ def test_not_utf8_gives_all_defaults(tmp_path: Path) -> None:
     assert problem.startswith(f"{path}:3: not UTF-8 text")
 
 
-def test_unreadable_file_gives_all_defaults(tmp_path: Path) -> None:
+def test_a_folder_gives_all_defaults(tmp_path: Path) -> None:
     settings, problem = one_problem(tmp_path)  # a folder, not a file
     assert settings == DEFAULTS
-    assert problem.startswith(f"{tmp_path}: cannot read:")
+    assert problem == f"{tmp_path}: is a directory, not a TOML file; using the defaults"
+
+
+def test_unreadable_file_gives_all_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.symlink_to(tmp_path / "moved-away.toml")  # there, but it cannot be read
+    settings, problem = one_problem(path)
+    assert settings == DEFAULTS
+    assert problem.startswith(f"{path}: cannot read:")
 
 
 APP = '[app]\nname = "Ann"\n'

@@ -11,25 +11,29 @@ has up to four tables, every key optional::
 
     [app]
     animation = "normal"     # "off", "fast" or "normal"
-    theme = "textual-dark"   # any theme name; the app checks it
+    theme = "textual-dark"   # one of Textual's built-in themes (theme_names())
     name = "You"             # the player's display name
     history = "~/trash.sqlite3"  # the history database (default: the user data folder)
 
     [keys]                   # binding id = key (see BINDING_IDS); "s,ctrl+s" gives two keys
-    draw-stock = "s"
+    draw-stock = "s"         # a key is a character or a Textual key name, with modifiers
 
 ``load_settings`` never raises on a broken file: each part that cannot be used falls back
 to its default and adds one line ``path:LINE: key: what is wrong; what is used instead`` to
 the problems it returns, so the app can show them and still open. ``save_settings`` writes
 the file back (rules as a preset plus the options that differ), atomically.
+
+Every value is checked against what the app accepts (a theme it has, a key a terminal can
+send, a printable name, a seat ``make_bot`` can build), so what reaches the app never
+fails there.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
-import tomllib
 import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
@@ -45,9 +49,11 @@ from bots.registry import make_bot
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
 from trash_tui.history import default_history_path
 from trash_tui.presets import DEFAULT_PRESET, preset_name_of
-from trash_tui.rules import Rules, RulesError, key_text
+from trash_tui.rules import Rules, RulesError, key_text, shown_value
 from trash_tui.rules_file import rules_from_table
-from trash_tui.tournament.config import key_line, resolve_bot_reference
+from trash_tui.text import visible
+from trash_tui.toml_file import read_toml
+from trash_tui.tournament.config import SEED_RANGE, key_line, resolve_bot_reference
 
 CONFIG_ENV = "TRASH_TUI_CONFIG"
 HUMAN = "human"
@@ -78,6 +84,8 @@ BINDING_IDS: Mapping[str, str] = MappingProxyType({
 })
 #: The keys of the wild slots 1..10 ("0" is slot 10); they are fixed, never remapped.
 WILD_SLOT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
+#: The modifiers a key name may start with ("ctrl+s"), as Textual names them.
+KEY_MODIFIERS = ("alt", "ctrl", "hyper", "meta", "shift", "super")
 
 SeatSpec = str | dict[str, Any]
 
@@ -139,6 +147,42 @@ def _key_parts(value: str) -> list[str]:
     return [part.strip() for part in value.split(",")]
 
 
+@functools.cache
+def _named_keys() -> frozenset[str]:
+    """The names of the keys that are not characters ("f1", "escape", "space", ...), as
+    Textual reports them (Textual is imported only when such a name is checked)."""
+    from textual.keys import Keys
+
+    return frozenset(k.value for k in Keys if "+" not in k.value and "<" not in k.value)
+
+
+def _key_name_problem(key: str) -> str | None:
+    """What is wrong with one key name, or None: a printable character, or a name Textual
+    gives a key ("f1", "escape", "question_mark"), after modifiers such as "ctrl+"."""
+    if len(key) == 1:
+        return None if key.isprintable() else f"a key is a printable character, got {key!r}"
+    *modifiers, base = key.split("+")
+    if base == "" and modifiers and modifiers[-1] == "":  # "ctrl++": the plus key
+        modifiers, base = modifiers[:-1], "plus"
+    odd = [m for m in modifiers if m not in KEY_MODIFIERS]
+    if odd or len(set(modifiers)) != len(modifiers):
+        return (f"{shown_value(key)}: modifiers are " + ", ".join(KEY_MODIFIERS)
+                + ", each at most once, before the key (as in 'ctrl+s')")
+    if len(base) == 1 and base.isprintable():
+        return None
+    if base in _named_keys() or _character_named(base):
+        return None
+    return (f"unknown key {shown_value(key)}; a key is a character or a key name such as "
+            "'f1', 'escape', 'space' or 'question_mark', with modifiers such as 'ctrl+'")
+
+
+def _character_named(name: str) -> bool:
+    """Whether Textual calls some character by ``name`` ("question_mark", "plus")."""
+    from textual.keys import REPLACED_KEYS, key_to_character
+
+    return name.isascii() and key_to_character(REPLACED_KEYS.get(name, name)) is not None
+
+
 def _binding_problem(binding: str, value: Any) -> str | None:
     """What is wrong with one ``[keys]`` entry, or None."""
     if binding not in BINDING_IDS:
@@ -146,15 +190,18 @@ def _binding_problem(binding: str, value: Any) -> str | None:
                 + " (the wild slot keys 1..9 and 0 cannot be remapped)")
     example = f"expected a key such as {BINDING_IDS[binding]!r} (or several, comma-separated)"
     if not isinstance(value, str):
-        return f"{example}, got {value!r}"
+        return f"{example}, got {shown_value(value)}"
     for part in _key_parts(value):
         if not part:
-            return f"{example}, got {value!r}"
+            return f"{example}, got {shown_value(value)}"
         if any(char.isspace() for char in part):
-            return f"a key name has no spaces, got {part!r}"
+            return f"a key name has no spaces, got {shown_value(part)}"
         if part in WILD_SLOT_KEYS:
             slot = WILD_SLOT_KEYS.index(part) + 1
             return f"{part!r} is the key of wild slot {slot} and cannot be remapped"
+        problem = _key_name_problem(part)
+        if problem:
+            return problem
     return None
 
 
@@ -191,7 +238,12 @@ def _seat_problem(spec: Any) -> str | None:
         return None
     if not isinstance(spec, str | Mapping):
         return ('expected "human", a bot name or a bot table such as '
-                f'{{ name = "normal", mistakes = 0.1 }}, got {spec!r}')
+                f'{{ name = "normal", mistakes = 0.1 }}, got {shown_value(spec)}')
+    seed = spec.get("seed") if isinstance(spec, Mapping) else None
+    if isinstance(seed, int) and not isinstance(seed, bool) and not (
+            SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
+        return (f"seed: expected an integer from {SEED_RANGE[0]} to {SEED_RANGE[1]} (64 bits), "
+                f"got {shown_value(seed)}")
     try:
         make_bot(dict(spec) if isinstance(spec, Mapping) else spec)
     except Exception as exc:  # a user's bot file may raise anything while loading
@@ -226,24 +278,44 @@ def _table_problem(rules: Rules, seats: Sequence[Any]) -> str | None:
 
 
 def _animation_problem(value: Any) -> str | None:
-    if value in ANIMATIONS and isinstance(value, str):
+    if isinstance(value, str) and value in ANIMATIONS:
         return None
-    return "expected one of " + ", ".join(map(repr, ANIMATIONS)) + f", got {value!r}"
+    return "expected one of " + ", ".join(map(repr, ANIMATIONS)) + f", got {shown_value(value)}"
+
+
+@functools.cache
+def theme_names() -> tuple[str, ...]:
+    """The themes the app can use: Textual's built-in ones (the app registers no others).
+    Textual is imported only when a theme other than the default is checked."""
+    from textual.theme import BUILTIN_THEMES
+
+    return tuple(sorted(BUILTIN_THEMES))
 
 
 def _theme_problem(value: Any) -> str | None:
-    if isinstance(value, str) and value.strip():
+    if value == DEFAULT_THEME:
         return None
-    return f"expected a theme name such as {DEFAULT_THEME!r}, got {value!r}"
+    if isinstance(value, str) and value in theme_names():
+        return None
+    return (f"expected a theme such as {DEFAULT_THEME!r} (one of " + ", ".join(theme_names())
+            + f"), got {shown_value(value)}")
 
 
 def _name_problem(value: Any) -> str | None:
     if not isinstance(value, str) or not value.strip():
-        return f"expected a name such as {DEFAULT_NAME!r}, got {value!r}"
+        return f"expected a name such as {DEFAULT_NAME!r}, got {shown_value(value)}"
     if len(value) > NAME_MAX_LENGTH:
         return f"a name has at most {NAME_MAX_LENGTH} characters, got {len(value)}"
     if any(unicodedata.category(char).startswith("C") for char in value):
-        return f"a name is one line of printable text, got {value!r}"
+        return f"a name is one line of printable text, got {shown_value(value)}"
+    return None
+
+
+def _history_problem(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return f"expected the path of the history database as a string, got {shown_value(value)}"
+    if any(unicodedata.category(char).startswith("C") for char in value):
+        return f"a path is one line of printable text, got {shown_value(value)}"
     return None
 
 
@@ -345,15 +417,15 @@ class _Reader:
         return found
 
     def add(self, line: int | None, label: str, message: str) -> None:
-        where = f"{self.path}:{line}" if line else str(self.path)
+        where = f"{visible(self.path)}:{line}" if line else visible(self.path)
         self.problems.append((line or 0, _one_line(f"{where}: {label}: {message}")))
 
     def table(self, name: str) -> dict[str, Any]:
         value = self.doc.get(name, {})
         if isinstance(value, dict):
             return value
-        self.add(self.line(name), name, f"expected a table such as [{name}], got {value!r}; "
-                                        "using the defaults")
+        self.add(self.line(name), name, f"expected a table such as [{name}], got "
+                                        f"{shown_value(value)}; using the defaults")
         return {}
 
     def read(self) -> Settings:
@@ -394,7 +466,7 @@ class _Reader:
         fallback = "; using the default line-up " + ", ".join(DEFAULT_SEATS)
         if not isinstance(players, list):
             self.add(line, "seats.players", 'expected a list such as ["human", "normal"], got '
-                     f"{players!r}{fallback}")
+                     f"{shown_value(players)}{fallback}")
             return DEFAULT_SEATS
         count = _seats_count_problem(players)
         if count:
@@ -434,15 +506,15 @@ class _Reader:
                     self.add(self.line("app", key), label,
                              f"{problem}; using the default {defaults[key]!r}")
             elif key == "history":
-                if isinstance(value, str) and value.strip():
-                    path = Path(value).expanduser()
+                problem = _history_problem(value)
+                if problem is None:
+                    path = _expand_user(Path(value))
                     if not path.is_absolute():  # relative to the settings file's folder
                         path = self.path.parent.absolute() / path
                     values[key] = path
                 else:
-                    self.add(self.line("app", key), label, "expected the path of the history "
-                             f"database as a string, got {value!r}; using the default "
-                             f"{str(default_history_path())!r}")
+                    self.add(self.line("app", key), label, f"{problem}; using the default "
+                             f"{visible(default_history_path())!r}")
             else:
                 self.add(self.line("app", key), label, "unknown key; known keys are "
                          + ", ".join(APP_KEYS) + "; ignored")
@@ -471,6 +543,19 @@ class _Reader:
         return {**BINDING_IDS, **chosen}
 
 
+def _expand_user(path: Path) -> Path:
+    """``path`` with a leading ``~`` expanded; as it is when that is not possible (an
+    unknown user, no home folder)."""
+    try:
+        return path.expanduser()
+    except (RuntimeError, KeyError, ValueError):
+        return path
+
+
+class _FileError(Exception):
+    """The settings file cannot be read or parsed (read_toml's message)."""
+
+
 def load_settings(path: str | Path | None = None) -> tuple[Settings, list[str]]:
     """The settings in ``path`` (default: ``default_settings_path()``) and their problems.
 
@@ -480,27 +565,19 @@ def load_settings(path: str | Path | None = None) -> tuple[Settings, list[str]]:
     its default and adds one line ``path:LINE: key: ...`` (sorted by line).
     """
     path = Path(path) if path is not None else default_settings_path()
-    fallback = "; using the defaults"
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return Settings(), []
-    except OSError as exc:
-        return Settings(), [_one_line(f"{path}: cannot read: {exc.strerror or exc}{fallback}")]
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        return Settings(), [f"{path}:{line}: not UTF-8 text (byte {exc.start}); TOML files "
-                            f"are UTF-8{fallback}"]
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"at line (\d+)", str(exc))
-        where = f"{path}:{found.group(1)}" if found else str(path)
-        return Settings(), [_one_line(f"{where}: not valid TOML: {exc}{fallback}")]
+        text, document = read_toml(path, _FileError)
+    except _FileError as exc:
+        return Settings(), [f"{exc}; using the defaults"]
     reader = _Reader(path, text, document)
-    settings = reader.read()
+    try:
+        settings = reader.read()
+    except Exception as exc:  # a check that failed in a way of its own: still never fail
+        return Settings(), [_one_line(f"{visible(path)}: cannot use this file "
+                                      f"({type(exc).__name__}: {visible(exc)}); using the "
+                                      "defaults")]
     return settings, [message for _, message in sorted(reader.problems, key=lambda p: p[0])]
 
 

@@ -71,11 +71,16 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
     sys.exit(code)
 
 
+def in_terminal() -> bool:
+    """Whether the full-screen app can run here: stdin and stdout are a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        if sys.stdin.isatty() and sys.stdout.isatty():
+        if in_terminal():
             from trash_tui.cli.play_cmd import run_app
 
             _guard(run_app)  # the lobby

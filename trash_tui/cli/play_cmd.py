@@ -2,7 +2,9 @@
 
 Both read the user's settings file first (``--config`` or the default path); options given
 on the command line override it for this run only. A broken settings file never stops
-the app: its problems are shown in the app and the defaults are used.
+the app: its problems are shown in the app and the defaults are used. Without a terminal
+(stdin or stdout a pipe or a file) both refuse with one line and exit code 2, as plain
+``trash`` prints its help instead of opening the app.
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from typing import Any
 
 import click
 
+from trash_tui.cli.main import in_terminal
 from trash_tui.rules_file import load_rules_arg
+
+
+def require_terminal(command: str) -> None:
+    """A one-line error (exit code 2) unless the app can run here."""
+    if not in_terminal():
+        raise click.ClickException(f"trash {command} is a full-screen app: run it in a terminal "
+                               "(stdin and stdout are not one)")
 
 
 def run_app(rules_arg: str | None = None, bots: tuple[str, ...] = (),
@@ -63,6 +73,7 @@ def run_app(rules_arg: str | None = None, bots: tuple[str, ...] = (),
 def play_command(rules_arg: str | None, bots: tuple[str, ...], humans: int | None,
                  seed: int | None, animation: str | None, config: Path | None) -> None:
     """Sit down at a table against bots."""
+    require_terminal("play")
     run_app(rules_arg, bots, humans, seed, animation, play_now=True, config=config)
 
 
@@ -73,4 +84,5 @@ def play_command(rules_arg: str | None, bots: tuple[str, ...], humans: int | Non
 @click.option("--seed", type=int, help="Seed of the first match (default: random).")
 def lobby_command(config: Path | None, seed: int | None) -> None:
     """Open the app at its lobby (what plain ``trash`` does in a terminal)."""
+    require_terminal("lobby")
     run_app(seed=seed, config=config)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 import tomli_w
 
+from trash_tui.cli.main import EXIT_ERROR
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, Rules
-from trash_tui.rules_file import load_rules_arg, load_rules_file
+from trash_tui.rules_file import check_rules_file, load_rules_arg
 
 
 def _value_text(value: object) -> str:
@@ -70,10 +71,15 @@ def show_command(name: str, as_toml: bool) -> None:
 
 
 @rules_group.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 def check_command(file: str) -> None:
-    """Check the [rules] table of a TOML file; exit 2 with the problem if it is wrong."""
-    rules = load_rules_file(file)
+    """Check the [rules] table of a TOML file; exit 2 with its problems (one line each) if
+    it is wrong."""
+    rules, problems = check_rules_file(file)
+    if rules is None:
+        for problem in problems:
+            click.echo(f"trash: error: {problem}", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR)
     preset = preset_name_of(rules)
     changed = changed_options(rules)
     if preset:
