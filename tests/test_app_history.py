@@ -75,7 +75,8 @@ async def test_leaving_the_board_keeps_the_match_for_continue() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
-        assert "Continue: 2 players" in str(app.screen.query_one("#lobby-continue-note").render())
+        assert "c continues your match: 2 players" in str(
+            app.screen.query_one("#lobby-continue-note").render())
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, BoardScreen)

@@ -82,8 +82,9 @@ async def test_players_see_only_their_own_matches(tmp_path: Path) -> None:
     async with alice_again.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.pause()
         assert alice_again.unfinished_match() is not None
-        toasts = " ".join(str(t.render()) for t in alice_again.screen.query("Toast"))
-        assert "press c to continue" in toasts
+        note = str(alice_again.screen.query_one("#lobby-continue-note").render())
+        assert "c continues your match" in note
+        assert not alice_again.screen.query("Toast")  # the lobby says it: no toast
 
 
 async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) -> None:

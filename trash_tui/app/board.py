@@ -7,6 +7,14 @@ speed, so the table shows them move by move. The end of each deal opens a summar
 bots wait for it to close); the end of the match replaces the board with the standings.
 The hint key asks the expert bot, in a worker thread, what it would do and how likely
 the match is to be won from here.
+
+Notices (the hint, "the match goes on where it stopped", a history database that stopped
+saving) are lines of the status line, above what to do now, never toasts over it: a
+notice goes with the human's next move, a saving problem stays.
+
+A top discard that fits none of the human's slots (allowed by ``discard_draw = "any"``;
+the house rule "playable" refuses it) is marked in the status line, and ``d`` asks once
+more before taking it: it would go straight back and end the turn.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,6 +35,7 @@ from trash_tui.app.controller import MatchController, saving_problem
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.table import LayoutView, PileView, TableView
+from trash_tui.cards import JOKER, card_label, rank_name, rank_of
 from trash_tui.engine.actions import (
     CALL,
     DRAW_DISCARD,
@@ -33,12 +43,14 @@ from trash_tui.engine.actions import (
     KEEP,
     SILENT,
     SWAP,
+    WILD_BASE,
     describe_action,
     wild_action,
 )
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
+from trash_tui.rules import TRASH, WILD
 from trash_tui.stats import wilson_interval
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
@@ -88,6 +100,9 @@ class BoardScreen(Screen[None]):
         self.hint_running = False
         self.last_hint: str | None = None
         self.problem_shown = False
+        self.problem: str | None = None  # the history database stopped saving: said to the end
+        self.notice: str | None = None  # on the status line until the human's next move
+        self.discard_asked: int | None = None  # the move at which d asked before taking
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="board-top"):
@@ -101,7 +116,7 @@ class BoardScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_view()
         if self.controller.actions:
-            self.notify("The match goes on where it stopped.", timeout=4)
+            self.say("The match goes on where it stopped.")
         self.schedule_bots()
 
     # --- showing ---------------------------------------------------------------------
@@ -112,11 +127,25 @@ class BoardScreen(Screen[None]):
         self.set_status(self.status_text())
         self.refresh_bindings()
 
+    def say(self, text: str, severity: str = "information") -> None:
+        """A notice on the status line, until the human's next move."""
+        self.notice = text
+        self.refresh_view()
+
+    def notices(self) -> list[str]:
+        """The notice lines the status line shows now, over what to do."""
+        lines = [f"⚠ {self.problem}"] if self.problem else []
+        if self.notice:
+            lines.append(self.notice)
+        return lines
+
     def set_status(self, text: str) -> None:
-        """Say ``text`` on the status line (only a change costs a new layout)."""
+        """Say ``text`` on the status line, under the notices (only a change costs a new
+        layout)."""
+        text = "\n".join([*self.notices(), text])
         if text != self.status_shown:
             self.status_shown = text
-            self.query_one("#board-status", Static).update(text)
+            self.query_one("#board-status", Static).update(Text(text))
 
     def show(self, observation: Observation, events_upto: int) -> None:
         """Show ``observation`` and log the events up to ``events_upto``."""
@@ -166,9 +195,18 @@ class BoardScreen(Screen[None]):
         name = controller.names[controller.to_move]
         if not controller.waiting_for_human:
             return f"{name} is playing…"
-        choices = "; ".join(f"{self.key_for(a)}: {describe_action(a)}"
-                            for a in controller.legal())
-        return f"Your move, {name} — {choices}"
+        legal = controller.legal()
+        wilds = [action - WILD_BASE for action in legal if action > WILD_BASE]
+        choices = [f"{self.key_for(a)}: {describe_action(a)}" for a in legal
+                   if a <= WILD_BASE]
+        useless = self.useless_discard()
+        if useless is not None:
+            index = [a for a in legal if a <= WILD_BASE].index(DRAW_DISCARD)
+            choices[index] += f" ({useless[0]} fits nowhere: it would end your turn)"
+        if wilds:
+            choices.append(wild_prompt(wilds, len(controller.observation().layouts[
+                controller.to_move])))
+        return f"Your move, {name} — {'; '.join(choices)}"
 
     @staticmethod
     def key_for(action: int) -> str:
@@ -176,6 +214,18 @@ class BoardScreen(Screen[None]):
             return str((action - 10) % 10)
         return {DRAW_STOCK: "s", DRAW_DISCARD: "d", SWAP: "w", KEEP: "k", CALL: "t",
                 SILENT: "x"}[action]
+
+    def useless_discard(self) -> tuple[str, str] | None:
+        """(card, why) when the human may take the top discard but it fits none of their
+        slots, else None."""
+        controller = self.controller
+        if DRAW_DISCARD not in controller.legal():
+            return None
+        observation = controller.observation()
+        top = observation.discard_top
+        if top is None or observation.fits(top):
+            return None
+        return card_label(top), why_nowhere(observation, top)
 
     # --- bindings follow the legal actions ------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -195,7 +245,19 @@ class BoardScreen(Screen[None]):
         if action not in self.controller.legal():
             self.app.bell()
             return
+        moment = len(self.controller.actions)
+        useless = self.useless_discard() if action == DRAW_DISCARD else None
+        if useless is not None and self.discard_asked != moment:
+            self.discard_asked = moment
+            card, why = useless
+            self.say(f"{card} fits nowhere ({why}): taking it puts it straight back and ends "
+                     f"your turn. Press {self.key_for(DRAW_DISCARD)} again to take it anyway.")
+            return
+        self.notice = None
         self.make_move(lambda: self.controller.play(action))
+        if useless is not None:
+            self.say(f"You took {useless[0]}: it fits nowhere ({useless[1]}), so it went "
+                     "back on the discard pile and your turn is over.")
 
     def action_draw_stock(self) -> None:
         self._take(DRAW_STOCK)
@@ -219,8 +281,6 @@ class BoardScreen(Screen[None]):
         self._take(wild_action(int(slot)))
 
     def action_leave(self) -> None:
-        if not self.controller.over and self.controller.match_id is not None:
-            self.notify("The match is saved: Continue in the lobby picks it up.", timeout=4)
         self.app.pop_screen()
 
     # --- clicks ----------------------------------------------------------------------
@@ -256,7 +316,7 @@ class BoardScreen(Screen[None]):
             return
         if moment == len(self.controller.actions):
             self.last_hint = line
-            self.notify(line, title="Hint", timeout=10)
+            self.notice = f"Hint: {line}"
         self.refresh_view()
 
     # --- bots and the end ------------------------------------------------------------
@@ -290,7 +350,8 @@ class BoardScreen(Screen[None]):
         problem = None if self.problem_shown else saving_problem(self.controller.listeners)
         if problem:
             self.problem_shown = True
-            self.notify(problem, severity="error", timeout=12)
+            self.problem = problem
+            self.refresh_view()
 
     def schedule_bots(self) -> None:
         if self.controller.over or self.controller.waiting_for_human or \
@@ -327,6 +388,47 @@ class BoardScreen(Screen[None]):
         if last is not None:
             lines = [*deal_lines(controller.match, last, controller.names), "", *lines]
         self.app.switch_screen(StandingsScreen(lines))
+
+
+RANK_PLURALS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", JOKER: "Jokers"}
+
+
+def why_nowhere(observation: Observation, card: int) -> str:
+    """Why ``card`` fits none of the viewer's slots: a trash card, a slot the layout does
+    not have, or a slot already face up."""
+    value = observation.roles[card]
+    layout = observation.my_layout
+    if value == TRASH:
+        rank = rank_of(card)
+        return f"{RANK_PLURALS.get(rank, rank_name(rank) + 's')} are trash"
+    if value == WILD:
+        return "no slot is face down"
+    if value > len(layout):
+        return f"your layout has {len(layout)} slot{'s' if len(layout) != 1 else ''}"
+    return f"slot {value} is already face up"
+
+
+def wild_prompt(free: list[int], size: int) -> str:
+    """One short line for placing a wild: the keys, then the slots it may go to, e.g.
+    "Wild: 1–9, 0 for slot 10 (free: 2, 5, 7)"."""
+    keys = f"1–{min(size, 9)}" if size > 1 else "1"
+    if size >= 10:
+        keys += ", 0 for slot 10"
+    return f"Wild: {keys} (free: {slot_ranges(free)})"
+
+
+def slot_ranges(slots: list[int]) -> str:
+    """"1–4, 7, 9–10": runs of three or more consecutive slots as ranges."""
+    parts: list[str] = []
+    run: list[int] = []
+    for slot in [*sorted(slots), None]:
+        if run and (slot is None or slot != run[-1] + 1):
+            parts.append(f"{run[0]}–{run[-1]}" if len(run) >= 3 else
+                         ", ".join(str(s) for s in run))
+            run = []
+        if slot is not None:
+            run.append(slot)
+    return ", ".join(parts)
 
 
 def hint_line(observation: Observation, seed: int) -> str:

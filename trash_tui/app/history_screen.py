@@ -14,6 +14,7 @@ import time
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -93,6 +94,8 @@ class HistoryScreen(Screen[None]):
         self.rows: list[MatchRow] = []
         self.armed_delete: int | None = None  # the match a first Delete press chose
         self.wide = False  # the table has every column (a wide screen)
+        # said on the line under the table while the match selected then stays selected
+        self.notice: tuple[str, int | None] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -155,6 +158,15 @@ class HistoryScreen(Screen[None]):
         return self.rows[table.cursor_row]
 
     def on_data_table_row_highlighted(self, _: DataTable.RowHighlighted) -> None:
+        row = self.selected()
+        if self.notice is not None and self.notice[1] != (row.id if row else None):
+            self.notice = None
+        self.show_detail()
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """A notice on the line under the table, until another match is selected."""
+        row = self.selected()
+        self.notice = (text, row.id if row else None)
         self.show_detail()
 
     def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
@@ -163,6 +175,9 @@ class HistoryScreen(Screen[None]):
     def show_detail(self) -> None:
         row = self.selected()
         detail = self.query_one("#history-detail", Static)
+        if self.notice is not None:
+            detail.update(Text(self.notice[0]))
+            return
         if row is None:
             detail.update("")
             return
@@ -205,7 +220,7 @@ class HistoryScreen(Screen[None]):
             else:
                 screen = ReplayScreen(full)
         except (HistoryError, RecordError, ValueError) as exc:
-            self.notify(f"cannot replay this match: {exc}", severity="error")
+            self.say(f"Cannot replay this match: {exc}", severity="error")
             return
         self.app.push_screen(screen)
 
@@ -216,13 +231,12 @@ class HistoryScreen(Screen[None]):
             return
         if self.armed_delete != row.id:
             self.armed_delete = row.id
-            self.notify(f"Press Delete again to delete match {row.id} for good.",
-                        severity="warning")
+            self.say(f"Press Delete again to delete match {row.id} for good.")
             return
         self.armed_delete = None
         self.history.delete_match(row.id)
-        self.notify(f"Match {row.id} deleted.")
         self.load()
+        self.say(f"Match {row.id} deleted.")
 
     def action_close(self) -> None:
         self.app.pop_screen()

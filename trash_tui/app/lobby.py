@@ -4,13 +4,16 @@ A new match of Trash or of the dice game Help Your Neighbor (players, humans at 
 keyboard, the opponents' level, the rules), continue
 the unfinished match, and the way to the other screens (history, tournaments, settings,
 rules help). The form starts from the user's settings; while it is left as the settings
-say, the settings' own line-up (mixed levels, bot tables) is used as it is.
+say, the settings' own line-up (mixed levels, bot tables) is used as it is. What the lobby
+has to say (a choice it refuses, a match waiting) is a line in its box (``say``), not a
+toast over the footer; it goes when the form changes or another screen opens.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -55,6 +58,8 @@ class LobbyScreen(Screen[None]):
     #lobby-table Vertical, #lobby-game-row Vertical { width: 1fr; height: auto; }
     #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
     #lobby-continue-note { margin-top: 1; }
+    #lobby-notice { height: auto; }
+    #lobby-notice.-error { color: $text-error; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -116,6 +121,7 @@ class LobbyScreen(Screen[None]):
                                  id="lobby-rules")
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
+                    yield Static("", id="lobby-notice")
         yield TrashFooter()
 
     @property
@@ -149,7 +155,18 @@ class LobbyScreen(Screen[None]):
             return "The house rules saved in your settings (see Rules help)."
         return PRESETS[choice].description
 
+    def say(self, text: str, severity: str = "information") -> None:
+        """A line in the lobby's box (an error in the error colour) until the form
+        changes or another screen opens."""
+        notice = self.query_one("#lobby-notice", Static)
+        notice.update(Text(text))
+        notice.set_class(severity == "error", "-error")
+
+    def on_screen_suspend(self) -> None:
+        self.say("")
+
     def on_select_changed(self, event: Select.Changed) -> None:
+        self.say("")
         if event.select.id == "lobby-game":
             self.show_game(str(event.value))
         elif event.select.id == "lobby-rules":
@@ -179,11 +196,11 @@ class LobbyScreen(Screen[None]):
         if row is None:
             note.update("No unfinished match.")
         elif row.game == NEIGHBOR:
-            note.update(f"Continue: Help Your Neighbor, {len(row.names)} players, "
-                        f"{row.actions} moves so far.")
+            note.update(f"c continues your game: Help Your Neighbor, {len(row.names)} "
+                        f"players, {row.actions} moves so far.")
         else:
-            note.update(f"Continue: {len(row.names)} players, deal {max(1, row.deals)}, "
-                        f"{row.actions} moves so far.")
+            note.update(f"c continues your match: {len(row.names)} players, deal "
+                        f"{max(1, row.deals)}, {row.actions} moves so far.")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -229,11 +246,11 @@ class LobbyScreen(Screen[None]):
         rules = self.chosen_rules()
         seats = self.chosen_seats()
         if len(seats) > int(self.query_one("#lobby-players", Select).value):  # type: ignore[arg-type]
-            self.notify("More humans than players: choose more players or fewer humans.",
+            self.say("More humans than players: choose more players or fewer humans.",
                         severity="error")
             return
         if rules.free_draws and len(seats) != 2:
-            self.notify("Free draws are a 2-player rule: choose 2 players or other rules.",
+            self.say("Free draws are a 2-player rule: choose 2 players or other rules.",
                         severity="error")
             return
         self.trash_app.start_match(rules, seats)
@@ -243,10 +260,10 @@ class LobbyScreen(Screen[None]):
         humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
         level = str(self.query_one("#lobby-level", Select).value)
         if players < NEIGHBOR_MIN_PLAYERS:
-            self.notify("Help Your Neighbor is for 3 to 8 players.", severity="error")
+            self.say("Help Your Neighbor is for 3 to 8 players.", severity="error")
             return
         if humans > players:
-            self.notify("More humans than players: choose more players or fewer humans.",
+            self.say("More humans than players: choose more players or fewer humans.",
                         severity="error")
             return
         self.trash_app.start_neighbor_game([HUMAN] * humans + [level] * (players - humans))

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -95,6 +96,7 @@ class NeighborBoardScreen(Screen[None]):
         self.bot_pending = False  # a bot's step is scheduled
         self.standings_shown = False
         self.problem_shown = False  # the history database's problem has been said
+        self.problem: str | None = None  # it, on the status line to the end of the game
         self.logged = 0  # events written to the log so far
 
     def compose(self) -> ComposeResult:
@@ -134,7 +136,9 @@ class NeighborBoardScreen(Screen[None]):
         for line in narrate(controller.events[self.logged:], controller.names):
             log.write(line)
         self.logged = len(controller.events)
-        self.query_one("#neighbor-status", Static).update(self.status_text())
+        status = self.status_text()
+        self.query_one("#neighbor-status", Static).update(
+            Text(f"⚠ {self.problem}\n{status}" if self.problem else status))
         self.refresh_bindings()
 
     def choices(self) -> tuple[int, ...]:
@@ -260,7 +264,8 @@ class NeighborBoardScreen(Screen[None]):
         problem = None if self.problem_shown else saving_problem(self.controller.listeners)
         if problem:
             self.problem_shown = True
-            self.notify(problem, severity="error", timeout=12)
+            self.problem = problem
+            self.refresh_view()
 
     def schedule_bots(self) -> None:
         controller = self.controller

@@ -1,0 +1,134 @@
+"""What a newcomer tripped over (issue 16), one test per item: notices that never cover
+the status line, footers that fit at 80 columns, the wild's one-line prompt, a discard
+that fits nowhere, sentences about "You" in the second person, and the rest (Textual
+pilot, seeded games, no clock)."""
+
+from __future__ import annotations
+
+from trash_tui.app.app import LobbyScreen, create_app
+from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
+from trash_tui.app.endings import DealOverScreen
+from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
+from trash_tui.rules import Rules
+
+
+def board_app(seed: int = 7, **options):
+    return create_app(options.pop("rules", Rules()), ["human", "greedy"], seed=seed,
+                      animation="off", play_now=True, **options)
+
+
+async def play_to(pilot, board: BoardScreen, wanted, limit: int = 3000) -> None:
+    """The human takes the first legal action until ``wanted()``."""
+    for _ in range(limit):
+        await pilot.pause()
+        if wanted():
+            return
+        if isinstance(pilot.app.screen, DealOverScreen):
+            await pilot.press("enter")
+        elif board.controller.legal():
+            await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+    raise AssertionError("the wanted moment never came")
+
+
+def status(board: BoardScreen) -> str:
+    return str(board.query_one("#board-status").render())
+
+
+async def test_item_1_the_hint_is_a_line_of_the_status_line_and_goes_with_the_move() -> None:
+    app = board_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await play_to(pilot, board, lambda: board.controller.waiting_for_human)
+        await pilot.press("h")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if board.last_hint:
+                break
+        await pilot.pause()
+        shown = status(board)
+        assert shown.startswith("Hint: The expert would ")
+        assert "Your move, You" in shown  # what to do is still there, under the hint
+        assert not app.screen.query("Toast")  # nothing over the status line
+        await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+        await pilot.pause()
+        assert "Hint:" not in status(board)  # the hint was about the last move
+
+
+async def test_item_1_continuing_and_leaving_say_it_in_the_screens_own_lines() -> None:
+    app = board_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await play_to(pilot, board, lambda: len(board.controller.actions) >= 3 and
+                      board.controller.waiting_for_human)
+        await pilot.press("escape")
+        await pilot.pause()
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert "c continues your match" in str(lobby.query_one("#lobby-continue-note")
+                                               .render())
+        await pilot.press("c")
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        assert "The match goes on where it stopped." in status(board)
+        assert not app.screen.query("Toast")
+
+
+async def test_item_1_a_refused_choice_in_the_lobby_is_a_line_in_its_box() -> None:
+    app = create_app(Rules(), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#lobby-humans").value = 4
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert "More humans than players" in str(app.screen.query_one("#lobby-notice")
+                                                 .render())
+        assert not app.screen.query("Toast")
+        app.screen.query_one("#lobby-humans").value = 1  # the form changes: it goes
+        await pilot.pause()
+        assert str(app.screen.query_one("#lobby-notice").render()) == ""
+
+
+def test_item_5_the_wilds_prompt_is_one_short_line() -> None:
+    assert wild_prompt([2, 5, 7], 10) == "Wild: 1–9, 0 for slot 10 (free: 2, 5, 7)"
+    assert wild_prompt([1, 2, 3, 4, 6], 6) == "Wild: 1–6 (free: 1–4, 6)"
+    assert slot_ranges([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) == "1–10"
+    assert slot_ranges([9, 10]) == "9, 10"
+
+
+async def test_item_5_the_board_asks_for_the_wilds_slot_in_one_line() -> None:
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await play_to(pilot, board, lambda: any(a > WILD_BASE
+                                                for a in board.controller.legal()))
+        shown = status(board)
+        assert "Wild: 1–9, 0 for slot 10 (free: " in shown
+        assert "put the wild on slot" not in shown
+        assert len(shown.splitlines()) == 1
+
+
+async def test_item_4_a_discard_that_fits_nowhere_is_marked_and_d_asks_first() -> None:
+    app = board_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await play_to(pilot, board, lambda: board.useless_discard() is not None)
+        card, why = board.useless_discard()
+        assert f"d: take the top discard ({card} fits nowhere" in status(board)
+        before = len(board.controller.actions)
+        await pilot.press("d")
+        await pilot.pause()
+        assert len(board.controller.actions) == before  # not taken: asked first
+        assert f"{card} fits nowhere ({why})" in status(board)
+        assert "Press d again to take it anyway" in status(board)
+        await pilot.press("d")
+        await pilot.pause()
+        assert board.controller.actions[before] == DRAW_DISCARD
+        assert f"You took {card}: it fits nowhere" in status(board)
+        assert "your turn is over" in status(board)
