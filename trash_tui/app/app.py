@@ -48,12 +48,6 @@ class TrashApp(App[None]):
     """Trash at the terminal: the lobby, the board and the other screens."""
 
     TITLE = "Trash"
-    # The few toasts left (errors, a broken settings file) at the top right: never over
-    # the status line and the footer, which say what to do now. Everything else is said
-    # in the screen's own status or notice line (``tell``).
-    CSS = """
-    ToastRack { dock: top; align: right top; margin-bottom: 0; }
-    """
 
     def __init__(self, settings: Settings, *, seed: int | None = None,
                  play_now: bool = False, problems: Sequence[str] = (),
@@ -126,22 +120,22 @@ class TrashApp(App[None]):
 
     # --- players over SSH ----------------------------------------------------------------
     def welcome_remote_player(self) -> None:
-        """Stop cleanly on SIGTERM; use the name registered for the key (the lobby's own
-        line offers an unfinished match).
+        """Stop cleanly on SIGTERM; ask a new key for a name; offer the unfinished match.
         Once the first screen is drawn, this session steps back in the CPU queue (nice),
         so players who are just connecting get their first screen before the others'
         next frames."""
         self.call_after_refresh(self.yield_to_newcomers)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.server_stopping)
-            # the server's CPU-time limit for one session (SIGXCPU at the soft limit)
-            asyncio.get_running_loop().add_signal_handler(signal.SIGXCPU, self.cpu_time_used)
         history = self.history
         name = self.registered_name()
         if name is not None:
             if history is not None:
                 history.register_player(self.owner, name)
             self.settings = replace(self.settings, name=name)
+        if self.unfinished_match() is not None:
+            self.notify("Your unfinished match is waiting: press c to continue it.",
+                        timeout=10)
 
     @staticmethod
     def yield_to_newcomers() -> None:
@@ -191,11 +185,6 @@ class TrashApp(App[None]):
         self.say_goodbye("The server is stopping. Your match is saved: come back later "
                          "and press c to continue it.", delay=2.0)
 
-    def cpu_time_used(self) -> None:
-        self.say_goodbye("This session has used all the computer time the server gives one "
-                         "session. Your match is saved: connect again and press c to "
-                         "continue it.", delay=2.0)
-
     def say_goodbye(self, message: str, delay: float = 3.0, status: int = 0) -> None:
         """Show ``message`` over everything, then exit with ``status``."""
         if self.leaving:
@@ -223,15 +212,6 @@ class TrashApp(App[None]):
         twice a second by every session waiting at a text field."""
         if self.remote and isinstance(event.widget, Input):
             event.widget.cursor_blink = False
-
-    def tell(self, text: str, severity: str = "information") -> None:
-        """Say ``text`` in the screen's own notice line when it has one (``say``), else in
-        a toast."""
-        say = getattr(self.screen, "say", None)
-        if say is not None:
-            say(text, severity)
-        else:
-            self.notify(text, severity=severity)  # type: ignore[arg-type]
 
     # --- the history database ----------------------------------------------------------
     @property
@@ -273,7 +253,7 @@ class TrashApp(App[None]):
                 controller = MatchController(rules, make_seats(seats, seed,
                                                                self.settings.name), seed)
         except (BotError, RulesError, HistoryError, sqlite3.Error) as exc:
-            self.tell(f"Cannot start the match: {exc}", severity="error")
+            self.notify(f"cannot start the match: {exc}", severity="error")
             return
         self.open_board(controller)
 
@@ -292,7 +272,7 @@ class TrashApp(App[None]):
                 controller = NeighborController.from_specs(list(seats), seed,
                                                            human_name=self.settings.name)
         except (BotError, ValueError, HistoryError, sqlite3.Error) as exc:
-            self.tell(f"Cannot start the game: {exc}", severity="error")
+            self.notify(f"cannot start the game: {exc}", severity="error")
             return
         self.open_neighbor_board(controller)
 
@@ -300,7 +280,7 @@ class TrashApp(App[None]):
         """Continue the latest unfinished match."""
         row = self.unfinished_match()
         if row is None:
-            self.tell("There is no unfinished match.", severity="warning")
+            self.notify("There is no unfinished match.", severity="warning")
             return
         self.resume_row(row)
 
@@ -314,7 +294,7 @@ class TrashApp(App[None]):
         try:
             controller = resume_saved(history, row)
         except HistoryError as exc:
-            self.tell(str(exc), severity="error")
+            self.notify(str(exc), severity="error")
             return
         if isinstance(controller, MatchController):
             self.open_board(controller)
