@@ -4,6 +4,8 @@ of a user's Python file (``my_bot.py`` or ``my_bot.py:Class``).
 A bot specification is a name/path string, or a table such as
 ``{ name = "normal", seed = 3, mistakes = 0.1 }`` (TOML) whose other keys are the bot's
 parameters. In a table that also has ``bot``, ``bot`` is the bot and ``name`` a label.
+A user's file that fails to load (whatever it raises, ``sys.exit`` included) or a bot that
+fails to start is a ``BotError`` of one printable line.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from bots.base import Bot, BotError
 from bots.expert import ExpertBot
 from bots.ladder import CounterBot, EasyBot, GreedyBot, HardBot, NormalBot, RandomBot
+from trash_tui.text import visible
 
 REGISTRY: dict[str, type[Bot]] = {
     cls.name: cls
@@ -28,20 +31,32 @@ REGISTRY: dict[str, type[Bot]] = {
 }
 
 
+def _failed(exc: BaseException) -> str:
+    """What a user's code did instead of loading (or starting): one printable line."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({visible(repr(exc.code))})"
+    return visible(f"{type(exc).__name__}: {exc}")
+
+
 def _load_file(path: Path) -> ModuleType:
+    if path.is_dir():
+        raise BotError(f"bot file {visible(path)}: is a directory, not a Python file")
     if not path.is_file():
-        raise BotError(f"bot file {path}: no such file")
+        raise BotError(f"bot file {visible(path)}: no such file")
     module_name = f"trash_user_bot_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise BotError(f"bot file {path}: not a Python module")
+        raise BotError(f"bot file {visible(path)}: not a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code may raise anything while loading
+    except KeyboardInterrupt:
         del sys.modules[module_name]
-        raise BotError(f"bot file {path}: failed to load: {type(exc).__name__}: {exc}") from None
+        raise
+    except BaseException as exc:  # the user's code may raise anything, or exit, loading
+        del sys.modules[module_name]
+        raise BotError(f"bot file {visible(path)}: failed to load: {_failed(exc)}") from None
     return module
 
 
@@ -56,15 +71,22 @@ def find_bot(reference: str) -> type[Bot]:
     if reference in REGISTRY:
         return REGISTRY[reference]
     target, _, class_name = reference.partition(":")
-    if target.endswith(".py") or "/" in target or "\\" in target:
+    if (target.endswith(".py") or "/" in target or "\\" in target
+            or (target and Path(target).is_dir())):
         module = _load_file(Path(target))
-        where = f"bot file {target}"
+        where = f"bot file {visible(target)}"
     elif class_name:
         try:
             module = importlib.import_module(target)
         except ImportError as exc:
-            raise BotError(f"bot {reference}: cannot import {target}: {exc}") from None
-        where = f"bot module {target}"
+            raise BotError(f"bot {visible(reference)}: cannot import {visible(target)}: "
+                           f"{visible(exc)}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a module may raise anything, or exit, on import
+            raise BotError(f"bot {visible(reference)}: cannot import {visible(target)}: "
+                           f"{_failed(exc)}") from None
+        where = f"bot module {visible(target)}"
     else:
         raise BotError(f"unknown bot {reference!r}; known bots are {', '.join(REGISTRY)} "
                        "(or give package.module:Class or a path to a .py file)")
@@ -75,9 +97,9 @@ def find_bot(reference: str) -> type[Bot]:
         return cls
     classes = _bot_classes(module)
     if len(classes) != 1:
-        found = ", ".join(c.__name__ for c in classes) or "none"
+        found = visible(", ".join(c.__name__ for c in classes) or "none")
         raise BotError(f"{where}: expected exactly one Bot subclass (found {found}); name one "
-                       f"with {target}:ClassName")
+                       f"with {visible(target)}:ClassName")
     return classes[0]
 
 
@@ -90,7 +112,8 @@ def parse_spec(text: str) -> dict[str, Any]:
         except tomllib.TOMLDecodeError as exc:
             one_line = " ".join(text.split())
             reason = " ".join(str(exc).split())
-            raise BotError(f"bot {one_line}: not a valid TOML inline table: {reason}") from None
+            raise BotError(f"bot {visible(one_line)}: not a valid TOML inline table: "
+                           f"{visible(reason)}") from None
     return {"name": text}
 
 
@@ -111,10 +134,12 @@ def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
         spec_seed = seed
     try:
         return cls(spec_seed, **options)
-    except BotError:
+    except (BotError, KeyboardInterrupt):
         raise
     except TypeError as exc:
-        raise BotError(f"bot {reference}: {exc}") from None
+        raise BotError(f"bot {visible(reference)}: {visible(exc)}") from None
+    except BaseException as exc:  # a user's bot may fail in any way as it starts
+        raise BotError(f"bot {visible(reference)}: failed to start: {_failed(exc)}") from None
 
 
 def spec_label(spec: str | Mapping[str, Any]) -> str:

@@ -3,7 +3,9 @@
 ``play_match`` and ``play_deal`` give each bot its own observation at each of its
 decisions, tell bots when deals and matches start and end, and check every answer. A bot
 that raises, answers with an illegal action, or (with ``time_limit``) takes too long
-raises ``BotFailure`` naming the seat and what went wrong; the game is left as it was.
+raises ``BotFailure`` naming the seat and what went wrong (in one printable line); the
+game is left as it was. Anything a bot raises counts, ``SystemExit`` included; only
+``KeyboardInterrupt`` passes through.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from trash_tui.engine.deal import Deal
 from trash_tui.engine.match import Match
 from trash_tui.engine.observation import observe
 from trash_tui.rules import Rules
+from trash_tui.text import visible
 
 
 class BotFailure(RuntimeError):
     """A bot broke the rules of play: an exception, an illegal action or a timeout."""
 
     def __init__(self, seat: int, bot: Bot, kind: str, detail: str) -> None:
-        super().__init__(f"seat {seat} ({bot.describe()}): {kind}: {detail}")
+        super().__init__(visible(f"seat {seat} ({bot.describe()}): {kind}: {detail}"))
         self.seat = seat
         self.bot = bot
         self.kind = kind  # "error", "illegal" or "timeout"
@@ -47,7 +50,9 @@ def checked_answer(bot: Any, seat: int, game: Any, time_limit: float | None,
     started = time.perf_counter()
     try:
         action = bot.choose(observation, legal)
-    except Exception as exc:  # a bot may fail in any way; it forfeits
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a bot may fail in any way (sys.exit too); it forfeits
         raise _failure(seat, bot, game, "error", f"{type(exc).__name__}: {exc}") from exc
     spent = time.perf_counter() - started
     if time_limit is not None and spent > time_limit:
@@ -73,7 +78,9 @@ def _hook(bot: Bot, seat: int, game: Match | Deal, hook: str, *args: Any) -> Non
     """Call one of a bot's hooks; a bot failing in it fails like a bad answer would."""
     try:
         getattr(bot, hook)(*args)
-    except Exception as exc:  # a bot may fail in any way; it forfeits
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a bot may fail in any way (sys.exit too); it forfeits
         raise _failure(seat, bot, game, "error",
                        f"in {hook}: {type(exc).__name__}: {exc}") from exc
 

@@ -17,7 +17,7 @@ from typing import IO, Any
 from bots.base import Bot
 from bots.builtin import POLICIES, Policy
 from bots.registry import make_bot, parse_spec, spec_label
-from bots.runner import play_deal, play_match
+from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.actions import OVER
 from trash_tui.engine.deal import Deal
@@ -151,7 +151,13 @@ class BotPlayers:
 
     def start(self, rules: Rules) -> None:
         for seat, bot in enumerate(self.bots):
-            bot.start_match(seat, len(self.bots), rules)
+            try:
+                bot.start_match(seat, len(self.bots), rules)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # a bot may fail in any way; as runner.py says it
+                raise BotFailure(seat, bot, "error",
+                                 f"in start_match: {type(exc).__name__}: {exc}") from exc
 
     def play_deal(self, deal: Deal) -> None:
         play_deal(deal, self.bots)

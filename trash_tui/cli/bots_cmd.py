@@ -1,16 +1,28 @@
-"""``trash bots``: the bots the registry knows, with their parameters."""
+"""``trash bots``: the bots the registry knows, with their parameters.
+
+What a bot says about itself (its name, description, parameters) is printed with its
+control characters escaped (``visible``): a bot file is somebody else's code."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from bots.base import BotError
 from bots.registry import REGISTRY, find_bot
+from trash_tui.text import visible
 
 
 def _value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return f"{value:g}" if isinstance(value, float) else visible(value)
+
+
+def _param_line(key: str, param: Any) -> str:
+    return (f"{visible(key)} = {_value(param.default)}  ({visible(param.allowed())}) "
+            f"{visible(param.meaning)}")
 
 
 @click.group("bots")
@@ -23,11 +35,10 @@ def list_command() -> None:
     """List the registered bots: a line each, then their parameters."""
     width = max(len(name) for name in REGISTRY)
     for name, cls in REGISTRY.items():
-        click.echo(f"{name:<{width}}  {cls.description}")
+        click.echo(f"{name:<{width}}  {visible(cls.description)}")
         click.echo(f"{'':<{width}}    seed = 0  (an integer) its random stream")
         for key, param in cls.params.items():
-            click.echo(f"{'':<{width}}    {key} = {_value(param.default)}  ({param.allowed()}) "
-                       f"{param.meaning}")
+            click.echo(f"{'':<{width}}    {_param_line(key, param)}")
     click.echo()
     click.echo("Also: a path to your own bot file (my_bot.py or my_bot.py:Class), or an import "
                "path (package.module:Class); see bots/README.md.")
@@ -38,7 +49,13 @@ def list_command() -> None:
 def show_command(reference: str) -> None:
     """Show one bot (a name, a file path or an import path) and its parameters."""
     cls = find_bot(reference)
-    click.echo(f"{cls.name}: {cls.description or cls.__doc__ or ''}".strip())
-    click.echo("  seed = 0  (an integer) its random stream")
-    for key, param in cls.params.items():
-        click.echo(f"  {key} = {_value(param.default)}  ({param.allowed()}) {param.meaning}")
+    try:  # a user's bot class may say anything about itself, or nothing that makes sense
+        about = " ".join(str(cls.description or cls.__doc__ or "").split())
+        lines = [visible(f"{cls.name}: {about}".strip()),
+                 "  seed = 0  (an integer) its random stream",
+                 *(f"  {_param_line(key, param)}" for key, param in cls.params.items())]
+    except Exception as exc:
+        raise BotError(f"bot {visible(reference)}: cannot describe its parameters: "
+                       f"{visible(f'{type(exc).__name__}: {exc}')}") from None
+    for line in lines:
+        click.echo(line)

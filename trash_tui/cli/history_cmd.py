@@ -1,23 +1,33 @@
 """``trash history``: the app's saved matches from the command line.
 
 ``trash history list`` shows a player's matches of both games (the local player's by
-default; ``--player`` takes an SSH player's identity, which ``trash history players``
-lists); ``trash history export ID`` writes a match's record as JSON, the one kept when it
-finished or one rebuilt from its seed and saved actions up to where it stopped, for
-``trash replay`` to print or check. The database is the one the app uses (your settings'
-``history``, ``$TRASH_TUI_HISTORY``, or ``--history FILE``).
+default; ``--player`` takes an SSH player's identity or display name, which ``trash
+history players`` lists); ``trash history export ID`` writes a match's record as JSON, the
+one kept when it finished or one rebuilt from its seed and saved actions up to where it
+stopped, for ``trash replay`` to print or check. The database is the one the app uses
+(your settings' ``history``, ``$TRASH_TUI_HISTORY``, or ``--history FILE``).
+
+Names and games come from the database (players chose them), so they are printed with
+their control characters escaped (``visible``); a database that cannot be read is a
+one-line error.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from trash_tui.games import SHORT_TITLES
 from trash_tui.history import LOCAL_OWNER, History, HistoryError, MatchRow
+from trash_tui.text import visible
+
+MAX_ID = 2**63 - 1  # SQLite's largest row id
 
 
 def _open(history_path: Path | None) -> History:
@@ -32,12 +42,41 @@ def _open(history_path: Path | None) -> History:
     return History(history_path)
 
 
+@contextmanager
+def _reading(history: History) -> Iterator[History]:
+    """``history`` open, and closed after; a database whose rows are not what the app
+    wrote (edited, or damaged) is a HistoryError, not a traceback."""
+    with history:
+        try:
+            yield history
+        except (sqlite3.Error, ValueError, TypeError, LookupError) as exc:
+            from trash_tui.engine.record import RecordError
+
+            if isinstance(exc, RecordError):
+                raise
+            raise HistoryError(f"history database {history.path}: cannot read it: "
+                               f"{visible(exc)}") from None
+
+
+def _owner(history: History, player: str) -> str:
+    """The owner ``--player`` means: 'local', an SSH player's identity, or the display
+    name of exactly one SSH player."""
+    players = history.players()
+    if player == LOCAL_OWNER or any(identity == player for identity, *_ in players):
+        return player
+    named = [identity for identity, name, *_ in players if name == player]
+    if len(named) > 1:
+        raise HistoryError(f"{len(named)} SSH players are called '{visible(player)}': give "
+                           "one's identity (see 'trash history players')")
+    return named[0] if named else player
+
+
 def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
 def _outcome(row: MatchRow) -> str:
-    return f"won by {row.winner}" if row.outcome == "won" else row.outcome
+    return f"won by {visible(row.winner)}" if row.outcome == "won" else visible(row.outcome)
 
 
 history_option = click.option(
@@ -45,8 +84,8 @@ history_option = click.option(
     help="The history database (default: the app's).")
 player_option = click.option(
     "--player", default=LOCAL_OWNER, show_default=True,
-    help="Whose matches: 'local' (this computer's app) or an SSH player's identity "
-         "(see 'trash history players').")
+    help="Whose matches: 'local' (this computer's app), or an SSH player's identity or "
+         "display name (see 'trash history players').")
 
 
 @click.group("history")
@@ -59,29 +98,31 @@ def history_group() -> None:
 @history_option
 def list_command(player: str, history_path: Path | None) -> None:
     """List a player's matches of both games, the latest played first."""
-    with _open(history_path) as history:
-        rows = history.matches(player)
+    with _reading(_open(history_path)) as history:
+        rows = history.matches(_owner(history, player))
+        lines = [f"{row.id:>5}  {_when(row.started):16}  "
+                 f"{visible(SHORT_TITLES.get(row.game, row.game)):8}  {row.actions:>5}  "
+                 f"{_outcome(row)}; {', '.join(visible(name) for name in row.names)}"
+                 for row in rows]
     if not rows:
-        click.echo(f"No matches for {player!r}.")
+        click.echo(f"No matches for '{visible(player)}'.")
         return
     click.echo(f"{'id':>5}  {'date':16}  {'game':8}  {'moves':>5}  result, players")
-    for row in rows:
-        click.echo(f"{row.id:>5}  {_when(row.started):16}  "
-                   f"{SHORT_TITLES.get(row.game, row.game):8}  {row.actions:>5}  "
-                   f"{_outcome(row)}; {', '.join(row.names)}")
+    for line in lines:
+        click.echo(line)
 
 
 @history_group.command("players")
 @history_option
 def players_command(history_path: Path | None) -> None:
     """List the players who have played over SSH (their identity and chosen name)."""
-    with _open(history_path) as history:
+    with _reading(_open(history_path)) as history:
         players = history.players()
     if not players:
         click.echo("No SSH players yet.")
         return
     for identity, name, _, last_seen in players:
-        click.echo(f"{identity}  {name}  (last seen {_when(last_seen)})")
+        click.echo(f"{visible(identity)}  {visible(name)}  (last seen {_when(last_seen)})")
 
 
 @history_group.command("export")
@@ -95,11 +136,13 @@ def export_command(match_id: int, output: Path | None, player: str,
     """Write match MATCH_ID's record as JSON ('trash replay FILE' prints and checks it)."""
     from trash_tui.app.saving import saved_record
 
-    with _open(history_path) as history:
+    with _reading(_open(history_path)) as history:
+        if match_id > MAX_ID:
+            raise HistoryError(f"no match {match_id} in {history.path}")
         row = history.get_match(match_id)
-        if row.owner != player:
-            raise HistoryError(f"match {match_id} is not {player!r}'s (see 'trash history "
-                               "list --player ...')")
+        if row.owner != _owner(history, player):
+            raise HistoryError(f"match {match_id} is not '{visible(player)}''s (see 'trash "
+                               "history list --player ...')")
         record = saved_record(history, row)
     text = json.dumps(record, indent=1) + "\n"
     if output is None:

@@ -17,6 +17,7 @@ from typing import IO
 import click
 
 from bots.neighbor import NEIGHBOR_BOTS, make_neighbor_bot, play_neighbor
+from trash_tui.cli.seed_option import check_seed
 from trash_tui.engine.record import RecordError, load_records
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import MAX_PLAYERS, MIN_PLAYERS, NeighborGame
@@ -38,12 +39,22 @@ def neighbor_group() -> None:
               help="Bot per seat (repeats to fill the table; the last one fills the rest). "
                    "Default: random.")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--seed", default="1", show_default=True, help="Seed (an integer or a word).")
+@click.option("--seed", default="1", show_default=True, callback=check_seed,
+              help="Seed (an integer or a word).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a record of every game (JSON Lines) to FILE.")
 def simulate_command(players: int, bots: tuple[str, ...], games: int, seed: str,
                      record: Path | None) -> None:
     """Play headless games and print wins by seat."""
+    try:
+        _simulate(players, bots, games, seed, record)
+    except OSError as exc:  # a full disk, a missing folder: the records so far are kept
+        raise click.ClickException(f"--record: cannot write {record}: "
+                                   f"{exc.strerror or exc}") from None
+
+
+def _simulate(players: int, bots: tuple[str, ...], games: int, seed: str,
+              record: Path | None) -> None:
     names = list(bots[:players]) or ["random"]
     names += [names[-1]] * (players - len(names))
     wins = [0] * players
@@ -68,7 +79,8 @@ def simulate_command(players: int, bots: tuple[str, ...], games: int, seed: str,
         if out is not None:
             out.close()
     elapsed = time.perf_counter() - started
-    click.echo(f"Help Your Neighbor, {players} players, bots {', '.join(names)}, seed {seed}")
+    click.echo(f"Help Your Neighbor, {players} players, bots {', '.join(names)}, seed "
+               f"{visible(seed)}")
     click.echo(f"games played      {games}" + (f" ({abandoned} abandoned)" if abandoned else ""))
     click.echo(f"mean rolls/game   {rolls / games:.1f}")
     click.echo("wins by seat (95% Wilson interval):")

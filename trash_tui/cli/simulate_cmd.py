@@ -1,4 +1,7 @@
-"""``trash simulate``: headless deals or matches with the built-in policies."""
+"""``trash simulate``: headless deals or matches with the built-in policies.
+
+The bots' names are printed with their control characters escaped (``visible``); a seed
+that is not UTF-8 text, or a record file that cannot be written, is a one-line error."""
 
 from __future__ import annotations
 
@@ -7,9 +10,11 @@ from pathlib import Path
 
 import click
 
+from trash_tui.cli.seed_option import check_seed
 from trash_tui.presets import PRESETS
 from trash_tui.rules_file import load_rules_arg
 from trash_tui.simulate import SimulationReport, simulate
+from trash_tui.text import visible
 
 
 def _percent(x: float) -> str:
@@ -19,8 +24,9 @@ def _percent(x: float) -> str:
 def print_report(report: SimulationReport) -> None:
     """The human-readable summary."""
     unit = "deals" if report.mode == "deals" else "matches"
-    click.echo(f"rules {report.rules_name}, {report.players} players, bots "
-               f"{', '.join(report.bots)}, seed {report.seed}")
+    bots = [visible(bot) for bot in report.bots]
+    click.echo(f"rules {visible(report.rules_name)}, {report.players} players, bots "
+               f"{', '.join(bots)}, seed {visible(report.seed)}")
     click.echo(f"deals played         {report.deals}" +
                (f" (+{report.voided} void, re-dealt)" if report.voided else ""))
     if report.mode == "matches":
@@ -33,10 +39,10 @@ def print_report(report: SimulationReport) -> None:
     click.echo(f"mean deals per match {per_match:.2f}" if per_match is not None else
                "mean deals per match -  (deal mode)")
     click.echo(f"wins by seat ({unit} won, 95% Wilson interval):")
-    width = max(len(b) for b in report.bots)
+    width = max(len(b) for b in bots)
     for seat, (wins, share, (low, high)) in enumerate(
             zip(report.seat_wins, report.seat_share(), report.seat_intervals(), strict=True)):
-        click.echo(f"  seat {seat}  {report.bots[seat]:<{width}}  {wins:>8}  {_percent(share)}"
+        click.echo(f"  seat {seat}  {bots[seat]:<{width}}  {wins:>8}  {_percent(share)}"
                    f"  [{_percent(low)}, {_percent(high)}]")
     rate = f"{report.per_second(report.deals):,.0f} deals/s"
     if report.mode == "matches":
@@ -63,7 +69,8 @@ def parse_seed(text: str) -> int | str:
 @click.option("--deals", type=click.IntRange(1), help="Play K independent deals "
               "(starting layout size, seat 0 first).")
 @click.option("--matches", type=click.IntRange(1), help="Play K whole matches.")
-@click.option("--seed", default="1", show_default=True, help="Seed (an integer or a word).")
+@click.option("--seed", default="1", show_default=True, callback=check_seed,
+              help="Seed (an integer or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a record of every game (JSON Lines) to FILE.")
@@ -84,8 +91,13 @@ def simulate_command(rules_arg: str, players: int, bots: tuple[str, ...], deals:
         except OSError as exc:
             raise click.ClickException(f"--record: cannot write {record}: "
                                        f"{exc.strerror or exc}") from None
-        with handle:
-            report = simulate(rules, rules_name, players, bots, mode, count, seed_value, handle)
+        try:
+            with handle:
+                report = simulate(rules, rules_name, players, bots, mode, count, seed_value,
+                                  handle)
+        except OSError as exc:  # a full disk, a closed pipe: the records so far are kept
+            raise click.ClickException(f"--record: cannot write {record}: "
+                                       f"{exc.strerror or exc}") from None
     else:
         report = simulate(rules, rules_name, players, bots, mode, count, seed_value)
     if as_json:
