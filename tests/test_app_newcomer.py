@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
+from trash_tui.app.controller import MatchController, make_seats
 from trash_tui.app.endings import DealOverScreen
+from trash_tui.app.saving import MatchSaver
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
+from trash_tui.history import History
 from trash_tui.rules import Rules
+from trash_tui.settings import default_history_path
 
 
 def board_app(seed: int = 7, **options):
@@ -132,3 +136,65 @@ async def test_item_4_a_discard_that_fits_nowhere_is_marked_and_d_asks_first() -
         assert board.controller.actions[before] == DRAW_DISCARD
         assert f"You took {card}: it fits nowhere" in status(board)
         assert "your turn is over" in status(board)
+
+
+def store_finished_match() -> int:
+    """One finished 3-slot match in the history database (the first human plays first
+    legal moves); returns its id."""
+    with History(default_history_path()) as history:
+        controller = MatchController(Rules(start_size=3),
+                                     make_seats(["human", "greedy"], 3), 3)
+        match_id = history.start_match("local", controller.rules.to_dict(),
+                                       ["human", "greedy"], controller.names, 3)
+        controller.listeners.append(MatchSaver(history, match_id))
+        while not controller.over:
+            if controller.waiting_for_human:
+                controller.play(controller.legal()[0])
+            else:
+                controller.step_bot()
+    return match_id
+
+
+def footer_overflow(screen) -> list[str]:
+    """The footer keys of ``screen`` that do not fit left of the palette key (or the
+    screen's edge)."""
+    from textual.widgets._footer import FooterKey
+
+    keys = list(screen.query(FooterKey))
+    palette = [key for key in keys if key.has_class("-command-palette")]
+    edge = palette[0].region.x if palette else screen.size.width
+    return [f"{key.key_display} {key.description}" for key in keys
+            if key not in palette and key.region.right > edge]
+
+
+async def test_item_3_every_footer_fits_at_80_columns() -> None:
+    store_finished_match()
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seen = {}
+
+        async def look(name: str) -> None:
+            await pilot.pause()
+            await pilot.pause()
+            seen[name] = footer_overflow(app.screen)
+
+        await pilot.press("n")
+        board = app.screen
+        await play_to(pilot, board, lambda: len(board.controller.actions) >= 3 and
+                      board.controller.waiting_for_human)
+        await look("board")
+        await pilot.press("escape")
+        await look("lobby with Continue offered")
+        assert app.screen.has_unfinished
+        for key, name in (("h", "history"), ("enter", "replay")):
+            await pilot.press(key)
+            await look(name)
+        await pilot.press("escape", "escape", "t")
+        await look("tournaments")
+        await pilot.press("escape", "s")
+        await look("settings")
+        await pilot.press("escape", "r")
+        await look("rules help")
+    assert seen == {name: [] for name in seen}, seen
+    assert len(seen) == 7

@@ -48,6 +48,12 @@ class TrashApp(App[None]):
     """Trash at the terminal: the lobby, the board and the other screens."""
 
     TITLE = "Trash"
+    # The few toasts left (errors, a broken settings file) at the top right: never over
+    # the status line and the footer, which say what to do now. Everything else is said
+    # in the screen's own status or notice line (``tell``).
+    CSS = """
+    ToastRack { dock: top; align: right top; margin-bottom: 0; }
+    """
 
     def __init__(self, settings: Settings, *, seed: int | None = None,
                  play_now: bool = False, problems: Sequence[str] = (),
@@ -120,7 +126,8 @@ class TrashApp(App[None]):
 
     # --- players over SSH ----------------------------------------------------------------
     def welcome_remote_player(self) -> None:
-        """Stop cleanly on SIGTERM; ask a new key for a name; offer the unfinished match.
+        """Stop cleanly on SIGTERM; use the name registered for the key (the lobby's own
+        line offers an unfinished match).
         Once the first screen is drawn, this session steps back in the CPU queue (nice),
         so players who are just connecting get their first screen before the others'
         next frames."""
@@ -133,9 +140,6 @@ class TrashApp(App[None]):
             if history is not None:
                 history.register_player(self.owner, name)
             self.settings = replace(self.settings, name=name)
-        if self.unfinished_match() is not None:
-            self.notify("Your unfinished match is waiting: press c to continue it.",
-                        timeout=10)
 
     @staticmethod
     def yield_to_newcomers() -> None:
@@ -213,6 +217,15 @@ class TrashApp(App[None]):
         if self.remote and isinstance(event.widget, Input):
             event.widget.cursor_blink = False
 
+    def tell(self, text: str, severity: str = "information") -> None:
+        """Say ``text`` in the screen's own notice line when it has one (``say``), else in
+        a toast."""
+        say = getattr(self.screen, "say", None)
+        if say is not None:
+            say(text, severity)
+        else:
+            self.notify(text, severity=severity)  # type: ignore[arg-type]
+
     # --- the history database ----------------------------------------------------------
     @property
     def history(self) -> History | None:
@@ -253,7 +266,7 @@ class TrashApp(App[None]):
                 controller = MatchController(rules, make_seats(seats, seed,
                                                                self.settings.name), seed)
         except (BotError, RulesError, HistoryError, sqlite3.Error) as exc:
-            self.notify(f"cannot start the match: {exc}", severity="error")
+            self.tell(f"Cannot start the match: {exc}", severity="error")
             return
         self.open_board(controller)
 
@@ -272,7 +285,7 @@ class TrashApp(App[None]):
                 controller = NeighborController.from_specs(list(seats), seed,
                                                            human_name=self.settings.name)
         except (BotError, ValueError, HistoryError, sqlite3.Error) as exc:
-            self.notify(f"cannot start the game: {exc}", severity="error")
+            self.tell(f"Cannot start the game: {exc}", severity="error")
             return
         self.open_neighbor_board(controller)
 
@@ -280,7 +293,7 @@ class TrashApp(App[None]):
         """Continue the latest unfinished match."""
         row = self.unfinished_match()
         if row is None:
-            self.notify("There is no unfinished match.", severity="warning")
+            self.tell("There is no unfinished match.", severity="warning")
             return
         self.resume_row(row)
 
@@ -294,7 +307,7 @@ class TrashApp(App[None]):
         try:
             controller = resume_saved(history, row)
         except HistoryError as exc:
-            self.notify(str(exc), severity="error")
+            self.tell(str(exc), severity="error")
             return
         if isinstance(controller, MatchController):
             self.open_board(controller)

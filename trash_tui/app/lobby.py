@@ -66,9 +66,11 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_match", "New match", id="new-match"),
         Binding("c", "continue_match", "Continue", id="continue-match"),
         Binding("h", "app.open_history", "History", id="open-history"),
-        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments"),
+        # the lobby's buttons and the palette show these two: the footer fits 80 columns
+        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments",
+                show=False),
         Binding("s", "app.open_settings", "Settings", id="open-settings"),
-        Binding("r", "app.open_rules", "Rules", id="open-rules"),
+        Binding("r", "app.open_rules", "Rules", id="open-rules", show=False),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 

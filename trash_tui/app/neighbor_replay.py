@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -27,6 +28,7 @@ from trash_tui.app.neighbor_widgets import DiceView, PlayersView, last_roll, sid
 from trash_tui.app.replay_keys import ReplayKeys
 from trash_tui.neighbor.narrate import narrate
 from trash_tui.neighbor.stepper import NeighborReplayCursor
+from trash_tui.text import clean
 
 LOG_LINES = 200  # the log shows at most the last this many lines
 
@@ -54,16 +56,17 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space", "forward", "Next move", id="neighbor-replay-forward",
+        # as the Trash replay: short labels, the previous turn only in ? / the palette
+        Binding("right,space", "forward", "Next", id="neighbor-replay-forward",
+                key_display="→", priority=True),
+        Binding("left,backspace", "back", "Back", id="neighbor-replay-back", key_display="←",
                 priority=True),
-        Binding("left,backspace", "back", "Back", id="neighbor-replay-back", priority=True),
-        Binding("pagedown,n", "next_turn", "Next turn", id="neighbor-replay-next-turn",
+        Binding("pagedown,n", "next_turn", "Turn", id="neighbor-replay-next-turn",
                 priority=True),
-        Binding("pageup,p", "previous_turn", "Prev turn", id="neighbor-replay-previous-turn",
-                priority=True),
-        Binding("home", "start", "Start", id="neighbor-replay-start", show=False,
-                priority=True),
-        Binding("end", "end", "End", id="neighbor-replay-end", show=False, priority=True),
+        Binding("pageup,p", "previous_turn", "Previous turn",
+                id="neighbor-replay-previous-turn", priority=True, show=False),
+        Binding("home", "start", "Start", id="neighbor-replay-start", priority=True),
+        Binding("end", "end", "End", id="neighbor-replay-end", priority=True),
         Binding("escape", "close", "Close", id="close-neighbor-replay"),
     ]
 
@@ -73,7 +76,7 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
         self.cursor = NeighborReplayCursor(record)
         if len(names) != self.cursor.game.players:
             raise ValueError(f"{len(names)} names for {self.cursor.game.players} players")
-        self.names = list(names)
+        self.names = [clean(name) for name in names]  # from the database or a record
         self.title = title
 
     def compose(self) -> ComposeResult:
@@ -112,7 +115,7 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
         log.clear()
         for line in log_lines(self.cursor, self.names)[-LOG_LINES:]:
             log.write(line)
-        self.query_one("#neighbor-replay-status", Static).update(self.status_text())
+        self.query_one("#neighbor-replay-status", Static).update(Text(self.status_text()))
 
     # --- keys ------------------------------------------------------------------------
     def action_next_turn(self) -> None:

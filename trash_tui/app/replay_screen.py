@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -23,6 +24,7 @@ from trash_tui.app.table import PileView, TableView
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.stepper import ReplayCursor
 from trash_tui.history import MatchRow
+from trash_tui.text import clean
 
 
 def deal_option_text(cursor: ReplayCursor, index: int, names: list[str]) -> str:
@@ -49,16 +51,17 @@ class ReplayScreen(ReplayKeys, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space", "forward", "Next move", id="replay-forward"),
-        Binding("left,backspace", "back", "Back", id="replay-back"),
-        Binding("pagedown,n", "next_deal", "Next deal", id="replay-next-deal",
+        # short labels, and the previous deal only in ? / the palette: the footer fits 80
+        Binding("right,space", "forward", "Next", id="replay-forward", key_display="→"),
+        Binding("left,backspace", "back", "Back", id="replay-back", key_display="←"),
+        Binding("pagedown,n", "next_deal", "Deal", id="replay-next-deal",
                 priority=True),
-        Binding("pageup,p", "previous_deal", "Prev deal", id="replay-previous-deal",
-                priority=True),
-        Binding("home", "start", "Start", id="replay-start", show=False, priority=True),
-        Binding("end", "end", "End", id="replay-end", show=False, priority=True),
+        Binding("pageup,p", "previous_deal", "Previous deal", id="replay-previous-deal",
+                priority=True, show=False),
+        Binding("home", "start", "Start", id="replay-start", priority=True),
+        Binding("end", "end", "End", id="replay-end", priority=True),
         Binding("v", "next_view", "View", id="replay-view"),
-        Binding("escape", "close", "History", id="close-replay"),
+        Binding("escape", "close", "Close", id="close-replay"),
     ]
 
     def __init__(self, row: MatchRow) -> None:
@@ -67,7 +70,7 @@ class ReplayScreen(ReplayKeys, Screen[None]):
             raise ValueError(f"match {row.id} has no record")
         self.row = row
         self.cursor = ReplayCursor(row.record)
-        self.names = list(row.names)
+        self.names = [clean(name) for name in row.names]  # from the database
         humans = [i for i, spec in enumerate(row.seats) if spec == "human"]
         self.viewer = humans[0] if humans else 0
 
@@ -76,7 +79,7 @@ class ReplayScreen(ReplayKeys, Screen[None]):
             yield TableView(id="replay-table")
             with Vertical(id="replay-side"):
                 yield PileView(id="replay-piles")
-                yield OptionList(*[Option(deal_option_text(self.cursor, i, self.names),
+                yield OptionList(*[Option(Text(deal_option_text(self.cursor, i, self.names)),
                                           id=f"deal-{i}")
                                    for i in range(self.cursor.deals)], id="replay-deals")
                 yield RichLog(id="replay-log", wrap=True, markup=False, min_width=20)
@@ -100,9 +103,9 @@ class ReplayScreen(ReplayKeys, Screen[None]):
             log.write(line)
         deals = self.query_one(OptionList)
         deals.highlighted = cursor.deal_index
-        self.query_one("#replay-status", Static).update(
+        self.query_one("#replay-status", Static).update(Text(
             f"Replay of match {self.row.id} · deal {cursor.deal_index + 1} of {cursor.deals} "
-            f"· move {cursor.position} of {cursor.length} · seen by {self.names[self.viewer]}")
+            f"· move {cursor.position} of {cursor.length} · seen by {self.names[self.viewer]}"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         index = event.option_index
