@@ -9,7 +9,7 @@ engine never has to interpret option names on its hot path.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from trash_tui.cards import JACK, JOKER, KING, MAX_CODE, QUEEN, rank_of
@@ -91,8 +91,10 @@ class Rules:
         return replace(self, **changes).validate()
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option and its value, in declaration order."""
-        return asdict(self)
+        """Every option and its value, in declaration order (every value is a scalar, so
+        this is ``dataclasses.asdict`` without its deep copy: it runs once per message a
+        bot process gets)."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:

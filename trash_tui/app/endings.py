@@ -89,9 +89,9 @@ class DealOverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="deal-over"):
-            yield Label(self.title_text, id="deal-over-title")
+            yield Label(self.title_text, id="deal-over-title", markup=False)
             for line in self.lines:
-                yield Label(line)
+                yield Label(line, markup=False)  # names are players' text
             yield Button("Next deal", id="deal-over-close", variant="primary")
         yield TrashFooter()
 
@@ -124,9 +124,9 @@ class StandingsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="standings"):
-            yield Label(self.title_text, id="standings-title")
+            yield Label(self.title_text, id="standings-title", markup=False)
             for line in self.lines:
-                yield Label(line)
+                yield Label(line, markup=False)  # names are players' text
             yield Button("Back to the lobby", id="standings-close", variant="primary")
         yield TrashFooter()
 

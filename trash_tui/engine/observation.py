@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from trash_tui.cards import card_id
-from trash_tui.engine.actions import DECISION_NAMES, action_name
+from trash_tui.cards import MAX_CODE, card_id, parse_card
+from trash_tui.engine.actions import DECISION_NAMES, action_name, parse_action
 from trash_tui.rules import WILD, Rules
 
 if TYPE_CHECKING:
     from trash_tui.engine.deal import Deal
+
+_CARD_NAME: dict[int | None, str | None] = {code: card_id(code) for code in range(MAX_CODE)}
+_CARD_NAME[None] = None  # a face-down card
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +81,7 @@ class Observation:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form with card names instead of codes."""
-
-        def name(card: int | None) -> str | None:
-            return None if card is None else card_id(card)
-
+        name = _CARD_NAME.__getitem__
         return {
             "seat": self.seat,
             "players": self.players,
@@ -106,6 +106,33 @@ class Observation:
             "shrinking": list(self.shrinking),
             "voided": self.voided,
         }
+
+
+def observation_from_dict(data: dict[str, Any], rules: Rules | None = None) -> Observation:
+    """The Observation ``Observation.to_dict`` gave ``data`` for (``rules``, when given, saves
+    rebuilding them from ``data["rules"]``). ValueError or KeyError if it is not one."""
+    rules = Rules.from_dict(data["rules"]) if rules is None else rules
+
+    def card(name: str | None) -> int | None:
+        return None if name is None else parse_card(name)
+
+    extra = data["extra_turns"]
+    return Observation(
+        seat=data["seat"], players=data["players"], rules=rules, decision=data["decision"],
+        to_move=data["to_move"], legal=tuple(parse_action(a) for a in data["legal"]),
+        hand=card(data["hand"]), discard=tuple(parse_card(c) for c in data["discard"]),
+        stock_count=data["stock_count"],
+        layouts=tuple(tuple(card(c) for c in layout) for layout in data["layouts"]),
+        first=data["first"], turn=data["turn"], winner=data["winner"],
+        completed=tuple(data["completed"]), forgot_call=tuple(data["forgot_call"]),
+        revealed=tuple(sorted((int(seat), tuple(parse_card(c) for c in cards))
+                              for seat, cards in data["revealed"].items())),
+        roles=tuple(rules.role_table()), deal_number=data["deal_number"],
+        deals_played=data["deals_played"],
+        extra_turns=None if extra is None else tuple(extra),
+        free_draws_left=data["free_draws_left"], shrinking=tuple(data["shrinking"]),
+        voided=data["voided"],
+    )
 
 
 def observe(deal: Deal, seat: int, deal_number: int = 1, deals_played: int = 0) -> Observation:

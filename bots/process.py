@@ -1,0 +1,361 @@
+"""One bot process, contained: started in its own process group with resource limits and
+no descriptors but its pipes, spoken to with deadlines, killed with its whole group.
+
+- **Group**: each bot leads a new session (``start_new_session``), so its process group is
+  its own; whatever it starts stays in that group unless it leaves it on purpose, and is
+  killed with it (``killpg(SIGKILL)``).
+- **Limits**: CPU seconds (RLIMIT_CPU: SIGXCPU at the limit, SIGKILL a second later) and
+  address space (RLIMIT_AS) are set in the child before it runs the command; no core
+  files. The hard limits equal the soft ones, so a bot cannot raise them again.
+- **Descriptors**: standard input and output are the protocol's pipes; standard error is
+  a third pipe the runner reads into the bot's log (``BotLog``, bounded) and a tail kept in
+  memory. Everything else is closed (``close_fds``). The environment is a few harmless
+  variables (PATH, HOME, LANG, ...) plus what the bot's spec sets.
+- **No orphans, no zombies**: rather than ``PR_SET_PDEATHSIG`` (Linux only, fired when the
+  *thread* that started the child exits, and only for that one child, not its group), every
+  runner process has one reaper (``bots/reaper.py``) holding a pipe from it. Each bot's
+  group is registered with it; when the runner dies, even by ``kill -9``, the pipe closes
+  and the reaper kills every registered group. While the runner lives, it kills and waits
+  for its bots itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bots.protocol import EXIT, MALFORMED, MAX_LINE, QUIT, BotProtocolError, BotSilent
+from trash_tui.text import visible
+
+REAPER = Path(__file__).with_name("reaper.py")
+PASSED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ")
+DEFAULT_CPU_LIMIT = 600.0  # seconds of CPU for one bot process
+DEFAULT_MEMORY_LIMIT = 1024  # MiB of address space
+STDERR_TAIL = 4096  # bytes of standard error kept in memory
+LOG_LIMIT = 1 << 20  # bytes a bot's log file may grow to
+_READ = select.POLLIN | select.POLLHUP | select.POLLERR
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A bot process's resource limits: CPU seconds and memory (MiB of address space)."""
+
+    cpu_seconds: float = DEFAULT_CPU_LIMIT
+    memory_mb: int = DEFAULT_MEMORY_LIMIT
+
+    def apply(self) -> None:
+        """Set the limits on this process (run in the child, before the command starts)."""
+        cpu = max(1, int(self.cpu_seconds + 0.999))
+        _set_limit(resource.RLIMIT_CPU, cpu, cpu + 1)
+        _set_limit(resource.RLIMIT_AS, self.memory_mb << 20, self.memory_mb << 20)
+        _set_limit(resource.RLIMIT_CORE, 0, 0)
+
+
+def _set_limit(limit: int, soft: int, hard: int) -> None:
+    """Lower a limit to (soft, hard), never above the hard limit this process already has."""
+    current = resource.getrlimit(limit)[1]
+    if current != resource.RLIM_INFINITY:
+        hard = min(hard, current)
+        soft = min(soft, hard)
+    resource.setrlimit(limit, (soft, hard))
+
+
+# --- the reaper ---------------------------------------------------------------------------
+
+class _Reaper:
+    """This process's reaper (see the module docs): ``watch`` and ``forget`` groups."""
+
+    def __init__(self) -> None:
+        self.popen = subprocess.Popen(
+            [sys.executable, "-S", "-E", str(REAPER)], stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True,
+            start_new_session=True)
+        assert self.popen.stdin is not None
+        self.fd = self.popen.stdin.fileno()
+        self.owner = os.getpid()
+
+    def tell(self, line: str) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.fd, line.encode())
+
+
+_reaper: _Reaper | None = None
+_reaper_lock = threading.Lock()
+
+
+def reaper() -> _Reaper:
+    """This process's reaper, started on first use."""
+    global _reaper
+    with _reaper_lock:
+        if _reaper is None or _reaper.owner != os.getpid():
+            _reaper = _Reaper()
+        return _reaper
+
+
+def _forget_inherited() -> None:
+    """In a forked child: the parent's reaper and bots are the parent's (their descriptors
+    are closed here, the processes are left alone)."""
+    global _reaper
+    if _reaper is not None:
+        with contextlib.suppress(OSError):
+            os.close(_reaper.fd)
+        _reaper = None
+    for process in list(BotProcess.live):
+        process.forget()
+
+
+# --- the bot's log ------------------------------------------------------------------------
+
+class BotLog:
+    """A bot's log file: its standard error and the runner's notes, up to ``limit`` bytes
+    (then one line says the rest was dropped). Several processes may append to one file."""
+
+    def __init__(self, path: Path, limit: int = LOG_LIMIT) -> None:
+        self.path = path
+        self.limit = limit
+        self.full = False
+
+    def write(self, data: bytes) -> None:
+        if self.full or not data:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("ab") as handle:
+                size = handle.tell()
+                if size + len(data) > self.limit:
+                    self.full = True
+                    data = data[: max(0, self.limit - size)] + (
+                        b"\n[log full: the rest of this bot's output is dropped]\n")
+                handle.write(data)
+        except OSError:
+            self.full = True
+
+    def note(self, text: str) -> None:
+        """A line of the runner's own (a forfeit, a restart) in the log."""
+        self.write(f"=== {text}\n".encode("utf-8", "replace"))
+
+
+# --- the process --------------------------------------------------------------------------
+
+def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment a bot starts with: a few harmless variables and ``extra``."""
+    env = {key: os.environ[key] for key in PASSED_ENV if key in os.environ}
+    env.update(extra)
+    return env
+
+
+def _describe_exit(status: int, limits: Limits) -> str:
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = f"signal {-status}"
+    if -status == signal.SIGXCPU:
+        return f"killed by {name}: over its CPU limit of {limits.cpu_seconds:g} s"
+    return f"killed by {name}"
+
+
+class BotProcess:
+    """A running bot: its pipes, its group, its stderr tail and log."""
+
+    live: set[BotProcess] = set()  # noqa: RUF012 - every bot process of this runner
+
+    def __init__(self, command: Sequence[str], cwd: str | Path, env: Mapping[str, str],
+                 limits: Limits) -> None:
+        self.command = list(command)
+        self.limits = limits
+        self.log: BotLog | None = None
+        self.stderr_tail = bytearray()
+        self.buffer = bytearray()
+        self.killed = False
+        watcher = reaper()
+        try:
+            self.popen = subprocess.Popen(
+                self.command, cwd=cwd, env=dict(env), stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True,
+                start_new_session=True, preexec_fn=limits.apply, bufsize=0)
+        except OSError as exc:
+            raise BotProtocolError(EXIT, f"cannot start {self.command[0]!r}: "
+                                         f"{exc.strerror or exc}") from None
+        self.pid = self.pgid = self.popen.pid
+        watcher.tell(f"+{self.pgid}\n")
+        self.reaper = watcher
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self.stdin = self.popen.stdin.fileno()
+        self.stdout = self.popen.stdout.fileno()
+        self.stderr: int | None = self.popen.stderr.fileno()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.poller = select.poll()
+        self.poller.register(self.stdout, _READ)
+        self.poller.register(self.stderr, _READ)
+        self.writer = select.poll()
+        self.writer.register(self.stdin, select.POLLOUT | select.POLLERR)
+        BotProcess.live.add(self)
+
+    # --- talking ---------------------------------------------------------------------------
+    def send(self, data: bytes, timeout: float | None) -> None:
+        """Write ``data`` to the bot's standard input within ``timeout`` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.stdin, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError):
+                raise self.exited() from None
+            view = view[written:]
+            if view:
+                wait = self._left(deadline, timeout)
+                self.writer.poll(wait)
+                self.drain_stderr()
+
+    def read_line(self, timeout: float | None) -> bytes:
+        """The next line the bot writes, within ``timeout`` seconds (None: no limit)."""
+        buffer = self.buffer
+        end = buffer.find(b"\n")
+        if end < 0:
+            started = time.monotonic()
+            deadline = None if timeout is None else started + timeout
+            while end < 0:
+                if len(buffer) > MAX_LINE:
+                    raise BotProtocolError(MALFORMED, f"a line longer than {MAX_LINE} bytes")
+                wait = self._left(deadline, timeout, started)
+                for fd, _event in self.poller.poll(wait):
+                    if fd == self.stdout:
+                        try:
+                            data = os.read(fd, 65536)
+                        except BlockingIOError:
+                            continue
+                        if not data:
+                            raise self.exited()
+                        start = len(buffer)
+                        buffer += data
+                        end = buffer.find(b"\n", start)
+                    else:
+                        self.drain_stderr()
+        line = bytes(buffer[:end])
+        del buffer[: end + 1]
+        return line
+
+    def _left(self, deadline: float | None, timeout: float | None,
+              started: float | None = None) -> int:
+        """Milliseconds left before ``deadline`` for poll (-1: none); BotSilent if none."""
+        if deadline is None:
+            return -1
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise BotSilent(timeout if timeout is not None else 0.0)
+        return max(1, int(left * 1000 + 0.999))
+
+    def drain_stderr(self) -> None:
+        """Move what the bot wrote to standard error into its tail and log."""
+        if self.stderr is None:
+            return
+        while True:
+            try:
+                data = os.read(self.stderr, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self.poller.unregister(self.stderr)
+                self.stderr = None
+                return
+            self.stderr_tail += data
+            del self.stderr_tail[:-STDERR_TAIL]
+            if self.log is not None:
+                self.log.write(data)
+
+    def last_stderr_line(self) -> str:
+        """The last line the bot wrote to standard error (printable, at most 160 chars)."""
+        lines = [line for line in bytes(self.stderr_tail).splitlines() if line.strip()]
+        if not lines:
+            return ""
+        return visible(lines[-1].decode("utf-8", "replace").strip(), 160)
+
+    def exited(self) -> BotProtocolError:
+        """The error for a bot that closed its output or its input: how it ended."""
+        try:
+            status = self.popen.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            detail = "closed its pipes"
+        else:
+            self.kill()
+            detail = _describe_exit(status, self.limits)
+        last = self.last_stderr_line()
+        return BotProtocolError(EXIT, detail + (f"; its last error line: {last}" if last else ""))
+
+    # --- its state ---------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return not self.killed and self.popen.poll() is None
+
+    def cpu_seconds(self) -> float:
+        """CPU time the bot's main process has used (0 where /proc cannot tell)."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    # --- the end -----------------------------------------------------------------------------
+    def kill(self) -> None:
+        """Kill the bot's whole group and wait for it (idempotent)."""
+        if self.killed:
+            return
+        self.killed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            self.popen.wait()
+        if self.stderr is not None:
+            self.drain_stderr()
+        for handle in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if handle is not None:
+                with contextlib.suppress(OSError):
+                    handle.close()
+        if self.reaper.owner == os.getpid():
+            self.reaper.tell(f"-{self.pgid}\n")
+        BotProcess.live.discard(self)
+
+    def quit(self) -> None:
+        """Say ``quit`` (the bot may exit on its own), then kill the group."""
+        if not self.killed:
+            with contextlib.suppress(BotProtocolError, OSError):
+                self.send(QUIT, 0.05)
+        self.kill()
+
+    def forget(self) -> None:
+        """In a forked child: drop this (the parent's) bot without touching it."""
+        self.killed = True
+        for handle in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if handle is not None:
+                with contextlib.suppress(OSError):
+                    handle.close()
+        BotProcess.live.discard(self)
+
+
+def kill_all() -> None:
+    """Kill every bot process of this runner (at exit)."""
+    for process in list(BotProcess.live):
+        with contextlib.suppress(Exception):
+            process.kill()
+
+
+os.register_at_fork(after_in_child=_forget_inherited)
