@@ -193,6 +193,12 @@ class AllowList:
 
 def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
     """The server's private host key at ``path``, generated (mode 0600) if missing."""
+    if path.is_dir():
+        raise ServeError(f"{path}: is a folder; host_key is the path of the private key "
+                         "file (made on first start if it does not exist)")
+    if path.exists() and not path.is_file():
+        raise ServeError(f"{path}: is not a regular file; host_key is the path of the "
+                         "private key file (made on first start if it does not exist)")
     if not path.exists():
         key = asyncssh.generate_private_key(HOST_KEY_ALGORITHM)
         try:

@@ -2,10 +2,17 @@
 
 The child (``python -m trash_tui.ssh.session``) gets the PTY's slave side as stdin,
 stdout and stderr, leads a new session and makes the PTY its controlling terminal, so the
-kernel sends it SIGWINCH when asyncssh resizes the PTY (the channel's input is redirected
-to the master, and asyncssh sets the master's size on every window change) and SIGHUP on
-hang-up. Its output is pumped from the master to the channel here, so the server knows
-when the last byte has gone out before it reports the exit status.
+kernel sends it SIGWINCH when the server resizes the PTY and SIGHUP on hang-up. Two pumps
+run here: the channel's input to the master (``_pump_input``: it also takes the client's
+window changes, clamped to ``MAX_COLUMNS`` x ``MAX_ROWS`` and coalesced to one every
+``RESIZE_INTERVAL`` s, and ignores breaks and signals), and the master's output to the
+channel, so the server knows when the last byte has gone out before it reports the exit
+status. Both stop, and the master is closed, as soon as the child has exited or the
+channel has closed, whatever input is still queued.
+
+Each session process gets resource limits (``SessionLimits``: CPU seconds and memory) and,
+if it has not drawn its first screen in ``BOOT_TIMEOUT`` s, the lowest CPU priority, so a
+session that cannot get going never starves the others.
 
 Sessions of the real app are forked from a fork server (``multiprocessing``'s
 "forkserver", started once, which imports the app before it forks anything): a session
@@ -33,12 +40,14 @@ import multiprocessing.spawn as spawn
 import os
 import pty
 import re
+import resource
 import signal
 import struct
 import sys
 import termios
 import tty
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import asyncssh
 
@@ -65,6 +74,52 @@ KEPT_VARIABLES = ("PATH", "HOME", "PYTHONPATH")
 _SAFE_VALUE = re.compile(r"[A-Za-z0-9._+-]{1,64}")
 DEFAULT_TERM = "xterm-256color"
 DEFAULT_COLORTERM = "truecolor"
+#: The largest terminal a session gets (a larger window is drawn at this size): drawing
+#: costs grow with the area, and a client's numbers must never cost the server more.
+MAX_COLUMNS = 500
+MAX_ROWS = 200
+DEFAULT_COLUMNS = 80
+DEFAULT_ROWS = 24
+MAX_PIXELS = 65535
+#: Window changes are applied at most once in this many seconds (the latest one wins).
+RESIZE_INTERVAL = 0.1
+#: After a write to the terminal finds it full, wait at least this long before the next
+#: try (a hung-up terminal says "writable" forever while refusing every byte).
+WRITE_RETRY = 0.05
+#: Niceness of a session that has not drawn its first screen in BOOT_TIMEOUT seconds.
+STALLED_NICENESS = 19
+
+
+@dataclass(frozen=True)
+class SessionLimits:
+    """Resource limits of one session's process: CPU seconds in all (the app says goodbye
+    at the soft limit, SIGXCPU; the kernel kills it ``CPU_GRACE`` s later) and memory
+    (address space, bytes; an allocation beyond it fails). 0: no limit."""
+
+    cpu_seconds: int = 0
+    memory_bytes: int = 0
+
+    CPU_GRACE = 10
+
+    def apply(self, pid: int) -> None:
+        """Set the limits of the running process ``pid`` (best effort: a process that has
+        already gone, or a system without ``prlimit``, keeps what it has)."""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if self.cpu_seconds:
+                resource.prlimit(pid, resource.RLIMIT_CPU,
+                                 (self.cpu_seconds, self.cpu_seconds + self.CPU_GRACE))
+            if self.memory_bytes:
+                resource.prlimit(pid, resource.RLIMIT_AS,
+                                 (self.memory_bytes, self.memory_bytes))
+
+
+def clamp_size(columns: int, rows: int, width: int = 0, height: int = 0
+               ) -> tuple[int, int, int, int]:
+    """A client's window size made safe: character cells within 1..MAX (0, "unknown",
+    becomes 80x24), pixels within 0..65535."""
+    columns = min(MAX_COLUMNS, columns) if columns > 0 else DEFAULT_COLUMNS
+    rows = min(MAX_ROWS, rows) if rows > 0 else DEFAULT_ROWS
+    return (columns, rows, min(MAX_PIXELS, max(0, width)), min(MAX_PIXELS, max(0, height)))
 
 
 def session_environment(config: ServerConfig, player: str, term: str,
@@ -87,8 +142,19 @@ def session_environment(config: ServerConfig, player: str, term: str,
 
 def set_window_size(fd: int, columns: int, rows: int, width: int = 0, height: int = 0
                     ) -> None:
-    """Set the size of the terminal ``fd`` (character cells, and pixels when known)."""
+    """Set the size of the terminal ``fd`` (character cells, and pixels when known), clamped
+    by ``clamp_size``."""
+    columns, rows, width, height = clamp_size(columns, rows, width, height)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, width, height))
+
+
+def lower_priority(pid: int, niceness: int = STALLED_NICENESS) -> None:
+    """Put process ``pid`` (and its autogroup, where Linux groups a session's processes) at
+    the back of the CPU queue; best effort."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, pid, niceness)
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/autogroup", "w") as group:
+        group.write(str(niceness))
 
 
 def _prepare_terminal(fd: int) -> None:
@@ -102,19 +168,14 @@ def _prepare_terminal(fd: int) -> None:
 
 class ForkedProcess:
     """A session forked by the fork server, with the parts of ``asyncio``'s Process the
-    server uses: ``pid``, ``returncode`` and ``wait()``."""
+    server uses: ``pid``, ``returncode`` and ``wait()``. Once it has exited, the
+    multiprocessing object is closed (its sentinel and pipes are given back at once)."""
 
     def __init__(self, process: multiprocessing.process.BaseProcess) -> None:
         self.process = process
+        self.pid = int(process.pid or 0)
+        self.returncode: int | None = None
         self._done: asyncio.Future[int] | None = None
-
-    @property
-    def pid(self) -> int:
-        return int(self.process.pid or 0)
-
-    @property
-    def returncode(self) -> int | None:
-        return self.process.exitcode
 
     async def wait(self) -> int:
         """The exit status (negative: the signal that ended it), once it has exited."""
@@ -126,8 +187,11 @@ class ForkedProcess:
             def ended() -> None:
                 loop.remove_reader(sentinel)
                 self.process.join()
+                self.returncode = int(self.process.exitcode or 0)
+                with contextlib.suppress(ValueError):
+                    self.process.close()
                 if self._done is not None and not self._done.done():
-                    self._done.set_result(int(self.process.exitcode or 0))
+                    self._done.set_result(self.returncode)
 
             loop.add_reader(sentinel, ended)
         return await asyncio.shield(self._done)
@@ -178,23 +242,36 @@ def _boot_slots() -> asyncio.Semaphore:
 
 
 class PtyChild:
-    """A running child on its own PTY, its output flowing to an SSH channel."""
+    """A running child on its own PTY, wired to an SSH channel by two pumps."""
 
     def __init__(self, process: asyncio.subprocess.Process | ForkedProcess,
                  ssh: asyncssh.SSHServerProcess, master: int, slave: int | None = None,
                  booting: asyncio.Semaphore | None = None) -> None:
         self.process = process
         self.ssh = ssh
+        self.master = master
         self.slave = slave  # held open (forked children) until the child's first output
         self.booting = booting  # released at the first screen (or the boot timeout)
         self.written = 0  # bytes of output so far
+        self.ended = False  # the child has exited or the channel has closed
+        self.size = clamp_size(*ssh.get_terminal_size())  # the size the PTY has now
+        self.resizes = 0  # window changes applied to the PTY (after coalescing)
+        self._pending_size: tuple[int, int, int, int] | None = None
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self._last_resize = -RESIZE_INTERVAL
+        loop = asyncio.get_running_loop()
+        self._boot_timer: asyncio.TimerHandle | None = None
         if booting is not None:
-            asyncio.get_running_loop().call_later(BOOT_TIMEOUT, self._booted)
-        self.pump = asyncio.ensure_future(self._pump_output(master))
+            self._boot_timer = loop.call_later(BOOT_TIMEOUT, self._boot_timed_out)
+        self.pump = asyncio.ensure_future(self._pump_output(os.dup(master)))
+        self.input = asyncio.ensure_future(self._pump_input())
 
     def _booted(self) -> None:
         """The child has drawn its first screen (or had its time): close our side of the
         slave and let the next session start."""
+        if self._boot_timer is not None:
+            self._boot_timer.cancel()
+            self._boot_timer = None
         if self.slave is not None:
             with contextlib.suppress(OSError):
                 os.close(self.slave)
@@ -203,20 +280,29 @@ class PtyChild:
             self.booting.release()
             self.booting = None
 
+    def _boot_timed_out(self) -> None:
+        """No first screen after ``BOOT_TIMEOUT`` s: the next session may start, and this
+        one goes to the back of the CPU queue so it cannot starve those that draw."""
+        self._boot_timer = None
+        if self.written < BOOT_OUTPUT and self.process.returncode is None:
+            lower_priority(self.pid)
+        self._booted()
+
     @classmethod
     async def start(cls, ssh: asyncssh.SSHServerProcess, env: Mapping[str, str],
-                    command: tuple[str, ...] = SESSION_COMMAND) -> PtyChild:
-        """Open a PTY of the client's size, start ``command`` on it (the app: forked from
-        the fork server) and connect it to ``ssh`` (input to the PTY master, the master's
-        output to the channel). Waits for a boot slot first."""
+                    command: tuple[str, ...] = SESSION_COMMAND,
+                    limits: SessionLimits | None = None) -> PtyChild:
+        """Open a PTY of the client's size (clamped), start ``command`` on it (the app:
+        forked from the fork server) with ``limits``, and connect it to ``ssh``. Waits for
+        a boot slot first."""
         booting = _boot_slots()
         await booting.acquire()
-        columns, rows, width, height = ssh.get_terminal_size()
         master, slave = pty.openpty()
         held: int | None = None
         try:
-            set_window_size(master, columns or 80, rows or 24, width, height)
+            set_window_size(master, *ssh.get_terminal_size())
             _prepare_terminal(slave)
+            os.set_blocking(master, False)
             context = fork_context() if tuple(command) == SESSION_COMMAND else None
             process: asyncio.subprocess.Process | ForkedProcess
             if context is not None:
@@ -231,6 +317,8 @@ class PtyChild:
                 process = await asyncio.create_subprocess_exec(
                     *command, stdin=slave, stdout=slave, stderr=slave, env=dict(env),
                     start_new_session=True)
+            if limits is not None:
+                limits.apply(process.pid)
         except BaseException:
             os.close(master)
             os.close(slave)
@@ -238,13 +326,7 @@ class PtyChild:
             raise
         if held is None:
             os.close(slave)
-        child = cls(process, ssh, master, held, booting)
-        try:
-            await ssh.redirect(stdin=os.dup(master))
-        except BaseException:
-            child.signal(signal.SIGKILL)
-            raise
-        return child
+        return cls(process, ssh, master, held, booting)
 
     @property
     def pid(self) -> int:
@@ -266,6 +348,92 @@ class PtyChild:
         except PermissionError:
             pass
 
+    # --- input: the channel to the terminal -----------------------------------------------
+    async def _pump_input(self) -> None:
+        """Forward what the client types to the master until the channel's input ends or
+        the session ends. Window changes resize the PTY (coalesced); breaks and signals
+        from the client are ignored (only the server signals the app)."""
+        reader = self.ssh.stdin
+        while not self.ended:
+            try:
+                data = await reader.read(READ_SIZE)
+            except asyncssh.TerminalSizeChanged as change:
+                self.resize(change.width, change.height, change.pixwidth, change.pixheight)
+                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                continue
+            except (ConnectionError, asyncssh.Error):
+                return
+            if not data:
+                return
+            if isinstance(data, str):
+                data = data.encode()
+            if not await self._write_input(data):
+                return
+
+    async def _write_input(self, data: bytes) -> bool:
+        """Write ``data`` to the master, waiting while the terminal's input queue is full
+        (the client's channel waits meanwhile: SSH flow control). False once the terminal
+        can take no more (the child has gone, or the session has ended)."""
+        view = memoryview(data)
+        while view and not self.ended:
+            try:
+                written = os.write(self.master, view)
+            except BlockingIOError:
+                await self._writable()
+                await asyncio.sleep(WRITE_RETRY)
+                continue
+            except OSError:  # EIO, EBADF: the terminal is gone
+                return False
+            view = view[written:]
+        return not self.ended
+
+    async def _writable(self) -> None:
+        """Until the master is writable (or the session ends)."""
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        try:
+            loop.add_writer(self.master, wake)
+        except (OSError, ValueError):
+            return
+        try:
+            await asyncio.wait_for(ready, 1.0)
+        except TimeoutError:
+            pass
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                loop.remove_writer(self.master)
+
+    def resize(self, columns: int, rows: int, width: int = 0, height: int = 0) -> None:
+        """A window change from the client: applied now if none was in the last
+        ``RESIZE_INTERVAL`` s, else the latest one is applied when the interval ends."""
+        self._pending_size = clamp_size(columns, rows, width, height)
+        if self._resize_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_resize + RESIZE_INTERVAL - loop.time()
+        if wait <= 0:
+            self._apply_resize()
+        else:
+            self._resize_timer = loop.call_later(wait, self._apply_resize)
+
+    def _apply_resize(self) -> None:
+        self._resize_timer = None
+        size, self._pending_size = self._pending_size, None
+        if size is None or self.ended or size == self.size:
+            return
+        self._last_resize = asyncio.get_running_loop().time()
+        with contextlib.suppress(OSError):
+            set_window_size(self.master, *size)  # the kernel sends the child SIGWINCH
+            self.size = size
+            self.resizes += 1
+
+    # --- output: the terminal to the channel ------------------------------------------------
     async def _pump_output(self, master: int) -> None:
         """Forward the master's output to the channel until the last writer of the slave
         has gone (EIO); once the channel is closed, keep reading and drop the output so
@@ -309,12 +477,15 @@ class PtyChild:
     async def run(self) -> tuple[bool, int]:
         """Wait until the child exits or the channel closes. A closed channel hangs up the
         child (SIGHUP, then SIGKILL after ``HANGUP_GRACE`` s). Returns (whether the
-        client went away first, the child's exit status)."""
+        client went away first, the child's exit status). The pumps are stopped and the
+        master closed before it returns, whatever is still queued."""
         exited = asyncio.ensure_future(self.process.wait())
         closed = asyncio.ensure_future(self.ssh.channel.wait_closed())
         try:
             await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
             disconnected = not exited.done()
+            self.ended = True  # nothing more goes to the terminal
+            self.input.cancel()
             if disconnected:
                 self.signal(signal.SIGHUP)
                 status = await self.wait(HANGUP_GRACE)
@@ -325,8 +496,24 @@ class PtyChild:
                     await asyncio.wait_for(asyncio.shield(self.pump), OUTPUT_DRAIN)
             return disconnected, status
         finally:
+            self.ended = True
             closed.cancel()
+            self.input.cancel()
             if self.process.returncode is None:  # cancelled: never leave the child behind
                 self.signal(signal.SIGKILL)
             self._booted()
             self.pump.cancel()
+            self.close()
+
+    def close(self) -> None:
+        """Close the master (the pumps have stopped or are stopping) and drop a pending
+        resize."""
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
+        if self.master >= 0:
+            with contextlib.suppress(OSError, ValueError):
+                asyncio.get_running_loop().remove_writer(self.master)
+            with contextlib.suppress(OSError):
+                os.close(self.master)
+            self.master = -1

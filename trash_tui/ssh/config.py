@@ -15,17 +15,23 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     log = "ssh.log"               # the connection log (JSON lines)
     max_sessions = 20             # concurrent sessions, all addresses together
     sessions_per_ip = 4           # concurrent sessions from one address
+    max_connections = 100         # open connections, all addresses together
+    connections_per_ip = 8        # open connections from one address (logged in or not)
     connections_per_minute = 20   # new connections per address (a token bucket)
     login_timeout = 30            # seconds to authenticate
+    session_open_timeout = 10     # seconds a logged-in connection may go without a session
     idle_timeout = 900            # seconds without a key press before goodbye (0: never)
     keepalive_interval = 30       # seconds between keepalives (0: none)
     keepalive_count_max = 3       # unanswered keepalives before the connection is dropped
+    session_cpu_seconds = 3600    # CPU time of one session's app (0: no limit)
+    session_memory_mb = 1024      # memory (address space) of one session's app (0: no limit)
 
 Relative paths are relative to the file's folder; ``~`` is expanded. The default paths
 are in the user data folder (``default_data_dir()``), the history database is
 ``trash_tui.history.default_history_path()``.
 
-Every problem is a ``ServeError`` with one line ``path:LINE: server.key: what is wrong``
+Every number has bounds (a value outside them, NaN or infinity is refused). Every problem
+is a ``ServeError`` with one line ``path:LINE: server.key: what is wrong``
 (``path: server.key: ...`` when the key is not in the file).
 """
 
@@ -40,6 +46,7 @@ import platformdirs
 
 from trash_tui.history import default_history_path
 from trash_tui.rules import key_text
+from trash_tui.text import visible
 from trash_tui.toml_file import read_toml
 from trash_tui.tournament.config import key_line
 
@@ -48,18 +55,23 @@ AUTH_MODES = ("open", "allow-list")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2222
 PATH_KEYS = ("host_key", "authorized_keys", "password_file", "history", "players_dir", "log")
-#: Whole-number limits: key -> (smallest allowed, default).
-COUNT_KEYS: dict[str, tuple[int, int]] = {
-    "max_sessions": (1, 20),
-    "sessions_per_ip": (1, 4),
-    "connections_per_minute": (1, 20),
-    "keepalive_count_max": (1, 3),
+#: Whole-number limits: key -> (smallest, largest allowed; 0 also allowed: "no limit").
+COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
+    "max_sessions": (1, 10_000, False),
+    "sessions_per_ip": (1, 1_000, False),
+    "max_connections": (1, 100_000, False),
+    "connections_per_ip": (1, 10_000, False),
+    "connections_per_minute": (1, 100_000, False),
+    "keepalive_count_max": (1, 100, False),
+    "session_cpu_seconds": (10, 7 * 24 * 3600, True),
+    "session_memory_mb": (256, 1 << 20, True),
 }
-#: Durations in seconds: key -> (whether 0 is allowed, default).
-SECONDS_KEYS: dict[str, tuple[bool, float]] = {
-    "login_timeout": (False, 30.0),
-    "idle_timeout": (True, 900.0),
-    "keepalive_interval": (True, 30.0),
+#: Durations in seconds: key -> (smallest, largest allowed; 0 also allowed: "never").
+SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
+    "login_timeout": (1.0, 3600.0, False),
+    "session_open_timeout": (1.0, 3600.0, False),
+    "idle_timeout": (1.0, 7 * 24 * 3600.0, True),
+    "keepalive_interval": (1.0, 3600.0, True),
 }
 SERVER_KEYS = ("host", "port", "auth", *PATH_KEYS, *COUNT_KEYS, *SECONDS_KEYS)
 
@@ -88,16 +100,28 @@ class ServerConfig:
     log: Path = field(default_factory=lambda: default_data_dir() / "ssh.log")
     max_sessions: int = 20
     sessions_per_ip: int = 4
+    max_connections: int = 100
+    connections_per_ip: int = 8
     connections_per_minute: int = 20
     login_timeout: float = 30.0
+    session_open_timeout: float = 10.0
     idle_timeout: float = 900.0
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
+    session_cpu_seconds: int = 3600
+    session_memory_mb: int = 1024
     source: Path | None = None  # the file it was read from, if any
 
 
 def _one_line(message: str) -> str:
     return " ".join(message.split())
+
+
+def _shown(value: Any) -> str:
+    """A value from the file as an error message shows it: escaped, and cut if long."""
+    if _is_int(value) and abs(value) >= 10 ** 30:
+        return "a number of more than 30 digits"
+    return visible(repr(value), limit=80)
 
 
 def _is_int(value: Any) -> bool:
@@ -137,7 +161,7 @@ class _Loader:
                 raise self.top_error(key, "unknown key; the file has one [server] table")
         table = self.doc.get(TABLE, {})
         if not isinstance(table, dict):
-            raise self.top_error(TABLE, f"expected a [server] table, got {table!r}")
+            raise self.top_error(TABLE, f"expected a [server] table, got {_shown(table)}")
         for key in table:
             if key not in SERVER_KEYS:
                 raise self.error(key, "unknown key; known keys are " + ", ".join(SERVER_KEYS))
@@ -149,48 +173,71 @@ class _Loader:
         auth = table.get("auth", "open")
         if auth not in AUTH_MODES:
             raise self.error("auth", "expected one of " + ", ".join(map(repr, AUTH_MODES))
-                             + f", got {auth!r}")
+                             + f", got {_shown(auth)}")
         values["auth"] = auth
         for key in PATH_KEYS:
             if key in table:
                 values[key] = self.path_value(key, table[key])
-        for key, (least, _default) in COUNT_KEYS.items():
+        for key, (least, most, zero_ok) in COUNT_KEYS.items():
             if key in table:
-                values[key] = self.count(key, table[key], least)
-        for key, (zero_ok, _default) in SECONDS_KEYS.items():
+                values[key] = self.count(key, table[key], least, most, zero_ok)
+        for key, (shortest, longest, zero_ok) in SECONDS_KEYS.items():
             if key in table:
-                values[key] = self.seconds(key, table[key], zero_ok)
+                values[key] = self.seconds(key, table[key], shortest, longest, zero_ok)
+        self.check_limits(values)
         self.check_auth_files(values)
         return values
 
     def host(self, value: Any) -> str:
         if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value):
             raise self.error("host", "expected an address or host name such as \"127.0.0.1\" "
-                                     f"or \"0.0.0.0\", got {value!r}")
+                                     f"or \"0.0.0.0\", got {_shown(value)}")
         return value
 
     def port(self, value: Any) -> int:
         if not _is_int(value) or not 0 <= value <= 65535:
             raise self.error("port", "expected a port number from 0 to 65535 (0: any free "
-                                     f"port), got {value!r}")
+                                     f"port), got {_shown(value)}")
         return value
 
     def path_value(self, key: str, value: Any) -> Path:
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, f"expected a file path (a string), got {value!r}")
-        path = Path(value).expanduser()
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
+            raise self.error(key, f"expected a file path (a string), got {_shown(value)}")
+        try:
+            path = Path(value).expanduser()
+        except RuntimeError:  # ~user of a user this machine does not have
+            user = value[1:].split("/", 1)[0]
+            raise self.error(key, f"{_shown(value)} starts with ~{visible(user)}, but there is "
+                                  "no such user here; write the whole path") from None
         return path if path.is_absolute() else self.path.parent / path
 
-    def count(self, key: str, value: Any, least: int) -> int:
-        if not _is_int(value) or value < least:
-            raise self.error(key, f"expected a whole number of at least {least}, got {value!r}")
-        return value
+    def count(self, key: str, value: Any, least: int, most: int, zero_ok: bool) -> int:
+        if not _is_int(value) or not (least <= value <= most or (zero_ok and value == 0)):
+            zero = " (0: no limit)" if zero_ok else ""
+            raise self.error(key, f"expected a whole number from {least} to {most}{zero}, got "
+                                  f"{_shown(value)}")
+        return int(value)
 
-    def seconds(self, key: str, value: Any, zero_ok: bool) -> float:
-        if not _is_number(value) or value < 0 or (value == 0 and not zero_ok):
-            least = "0 or more (0: never)" if zero_ok else "above 0"
-            raise self.error(key, f"expected a number of seconds {least}, got {value!r}")
+    def seconds(self, key: str, value: Any, shortest: float, longest: float, zero_ok: bool
+                ) -> float:
+        if not _is_number(value) or not (shortest <= value <= longest
+                                          or (zero_ok and value == 0)):
+            zero = " (0: never)" if zero_ok else ""
+            raise self.error(key, f"expected a number of seconds from {shortest:g} to "
+                                  f"{longest:g}{zero}, got {_shown(value)}")
         return float(value)
+
+    def check_limits(self, values: dict[str, Any]) -> None:
+        """Limits that only make sense together."""
+        sessions = values.get("max_sessions", ServerConfig.max_sessions)
+        connections = values.get("max_connections", ServerConfig.max_connections)
+        if connections < sessions:
+            raise self.error("max_connections", f"must be at least max_sessions ({sessions}): "
+                                                "every session needs a connection")
+        per_address = values.get("connections_per_ip", ServerConfig.connections_per_ip)
+        if per_address > connections:
+            raise self.error("connections_per_ip", f"must be at most max_connections "
+                                                   f"({connections})")
 
     def check_auth_files(self, values: dict[str, Any]) -> None:
         keys = values.get("authorized_keys")

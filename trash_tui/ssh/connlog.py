@@ -4,7 +4,9 @@ short human line on stderr for each.
 A line holds when it ended (UTC), the peer address, the player (key fingerprint or
 ``password:<user>``; never a password), the terminal type and size, how long it lasted
 and how it ended: ``quit``, ``disconnected``, ``idle``, ``server stopping``,
-``refused: <reason>`` or ``error: <what>``.
+``refused: <reason>`` or ``error: <what>``. Every string in it is escaped
+(``trash_tui.text.visible``): a terminal type or user name sent by a client can neither
+forge a line nor put an escape sequence on the operator's terminal.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
+
+from trash_tui.text import visible
+
+#: The longest a client-supplied string is logged (a longer one is cut, marked "…").
+MAX_FIELD = 200
 
 
 @dataclass(frozen=True)
@@ -32,13 +39,23 @@ class LogEntry:
     size: str | None = None  # "COLUMNSxROWS"
     exit_status: int | None = None
 
+    def escaped(self) -> LogEntry:
+        """The entry with every string escaped and cut to ``MAX_FIELD`` characters."""
+        def safe(value: str | None) -> str | None:
+            return None if value is None else visible(value, limit=MAX_FIELD)
+
+        return LogEntry(self.event, visible(self.peer, limit=MAX_FIELD),
+                        visible(self.ended, limit=MAX_FIELD), self.seconds,
+                        safe(self.player), safe(self.term), safe(self.size), self.exit_status)
+
     def human(self) -> str:
-        """The entry as one short line for a person watching the server."""
-        parts = [self.peer, self.player or "-"]
-        if self.term:
-            parts.append(f"{self.term} {self.size or '?'}")
-        parts.append(f"{self.seconds:.1f}s")
-        parts.append(self.ended)
+        """The entry as one short line for a person watching the server (escaped)."""
+        entry = self.escaped()
+        parts = [entry.peer, entry.player or "-"]
+        if entry.term:
+            parts.append(f"{entry.term} {entry.size or '?'}")
+        parts.append(f"{entry.seconds:.1f}s")
+        parts.append(entry.ended)
         return "trash serve: " + " ".join(parts)
 
 
@@ -56,7 +73,7 @@ class ConnectionLog:
     def write(self, entry: LogEntry) -> None:
         """Log ``entry``; a failing log file is reported once and never stops the server."""
         record = {"time": datetime.now(UTC).isoformat(timespec="seconds"),
-                  **asdict(entry), "seconds": round(entry.seconds, 1)}
+                  **asdict(entry.escaped()), "seconds": round(entry.seconds, 1)}
         echo = self.echo if self.echo is not None else sys.stderr
         try:
             self.file.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -11,9 +11,17 @@ What comes in:
   host-based and GSS are off; after ``MAX_AUTH_FAILURES`` failures the connection is
   dropped. The player is the key's SHA256 fingerprint, or ``password:<user>``.
 - per address, at most ``connections_per_minute`` new connections (the rest are closed
-  at once), ``sessions_per_ip`` sessions, and ``max_sessions`` in all.
+  at once), ``connections_per_ip`` open connections (``max_connections`` in all),
+  ``sessions_per_ip`` sessions (``max_sessions`` in all). A connection has
+  ``login_timeout`` s to log in, then ``session_open_timeout`` s to open a session (and
+  again after its last session ends), or it is closed.
 - a session needs a terminal; commands, subsystems (SFTP), port forwarding, agent and X11
-  forwarding are refused.
+  forwarding are refused. Its window is clamped (``child.clamp_size``), its resizes
+  coalesced, its process limited in CPU time and memory (``child.SessionLimits``).
+
+The server raises its soft descriptor limit to the hard one when it starts. Its notes to
+the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
+count; the event loop's and asyncssh's errors go through it too.
 
 Each session's app runs in its own process (``child.PtyChild``); a crash anywhere in one
 session is logged and ends that session only. Stopping SIGTERMs every app (it says
@@ -27,8 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import resource
 import signal
-import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -43,12 +52,15 @@ from trash_tui.ssh.child import (
     IDLE_EXIT_STATUS,
     SESSION_COMMAND,
     PtyChild,
+    SessionLimits,
+    clamp_size,
     session_environment,
     start_fork_server,
 )
 from trash_tui.ssh.config import ServeError, ServerConfig
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
 from trash_tui.ssh.limits import FULL_MESSAGE, RateLimiter, SessionSlots
+from trash_tui.ssh.reporting import Reporter
 
 STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
 CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
@@ -96,14 +108,18 @@ class ServerState:
         self.echo = echo
         self.rate = RateLimiter(config.connections_per_minute)
         self.slots = SessionSlots(config.max_sessions, config.sessions_per_ip)
+        self.connection_slots = SessionSlots(config.max_connections, config.connections_per_ip)
+        self.limits = SessionLimits(config.session_cpu_seconds,
+                                    config.session_memory_mb * 1024 * 1024)
         self.sessions: list[Session] = []
         self.connections: set[GameConnection] = set()
         self.stopping = False
+        self.reporter = Reporter(echo)
 
-    def report(self, message: str) -> None:
-        """One line on the server's stderr (an operator's note, never a secret)."""
-        with contextlib.suppress(OSError, ValueError):
-            print(f"trash serve: {message}", file=self.echo or sys.stderr, flush=True)
+    def report(self, message: str, detail: str = "") -> None:
+        """A note on the server's stderr (an operator's, never a secret): escaped, and
+        written once with a count when it repeats (``Reporter``)."""
+        self.reporter.report(message, detail)
 
 
 class GameConnection(asyncssh.SSHServer):
@@ -118,7 +134,10 @@ class GameConnection(asyncssh.SSHServer):
         self.candidate: str | None = None  # the identity the last accepted check gave
         self.player: str | None = None  # set once authentication succeeded
         self.failures = 0
-        self.sessions = 0
+        self.sessions = 0  # sessions opened so far
+        self.open_sessions = 0  # sessions open now
+        self.holds_slot = False  # counted in the server's connection slots
+        self.deadline: asyncio.TimerHandle | None = None  # to open a session
         self.refused: str | None = None
         self.quiet = False  # end without a log line
 
@@ -133,16 +152,25 @@ class GameConnection(asyncssh.SSHServer):
         if self.state.stopping:
             self.refused = "server stopping"
             conn.close()
+            return
+        allowed, refusals = self.state.rate.take(self.address)
+        if not allowed:
+            self.refused = "rate limit"
+            self.quiet = refusals > 1  # log the first refusal of a run only
+            conn.close()
+        elif not self.state.connection_slots.acquire(self.address):
+            self.refused = "too many connections"
+            conn.close()
         else:
-            allowed, refusals = self.state.rate.take(self.address)
-            if not allowed:
-                self.refused = "rate limit"
-                self.quiet = refusals > 1  # log the first refusal of a run only
-                conn.close()
+            self.holds_slot = True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.state.connections.discard(self)
-        if self.sessions or self.quiet:
+        self._cancel_deadline()
+        if self.holds_slot:
+            self.holds_slot = False
+            self.state.connection_slots.release(self.address)
+        if self.quiet or (self.sessions and not self.refused):
             return  # each session has logged its own line
         if self.refused:
             ended = f"refused: {self.refused}"
@@ -159,12 +187,42 @@ class GameConnection(asyncssh.SSHServer):
         if self.conn is not None:
             self.conn.close()
 
+    # --- the deadline to open a session ----------------------------------------------------
+    def start_deadline(self) -> None:
+        """Give the logged-in connection ``session_open_timeout`` s to open a session."""
+        self._cancel_deadline()
+        self.deadline = asyncio.get_running_loop().call_later(
+            self.state.config.session_open_timeout, self._no_session)
+
+    def _cancel_deadline(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _no_session(self) -> None:
+        self.deadline = None
+        if self.open_sessions == 0 and self.conn is not None:
+            self.refused = (f"no session opened in {self.state.config.session_open_timeout:g} s")
+            self.conn.close()
+
+    def session_opened(self) -> None:
+        self.sessions += 1
+        self.open_sessions += 1
+        self._cancel_deadline()
+
+    def session_closed(self) -> None:
+        self.open_sessions -= 1
+        if self.open_sessions == 0 and self.player is not None and self.conn is not None:
+            self.start_deadline()
+
     # --- authentication ------------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         return True  # everyone authenticates
 
     def auth_completed(self) -> None:
         self.player = self.candidate
+        if self.open_sessions == 0:
+            self.start_deadline()
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -268,7 +326,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         colorterm = process.env.get("COLORTERM")
         env = session_environment(state.config, session.player or "", session.term,
                                   colorterm if isinstance(colorterm, str) else None)
-        session.child = await PtyChild.start(process, env, state.command)
+        session.child = await PtyChild.start(process, env, state.command, state.limits)
         if state.stopping:  # stop() began while the app was starting
             session.stopping = True
             session.child.signal(signal.SIGTERM)
@@ -288,10 +346,10 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
     peer = game.peer if game else "?"
     session = Session(peer, game.address if game else "?", game.player if game else None)
     if game is not None:
-        game.sessions += 1
+        game.session_opened()
     session.term = process.get_terminal_type()
     if session.term is not None:
-        columns, rows, _, _ = process.get_terminal_size()
+        columns, rows, _, _ = clamp_size(*process.get_terminal_size())
         session.size = f"{columns}x{rows}"
     state.sessions.append(session)
     status: int | None = None
@@ -305,12 +363,15 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
         raise
     except Exception as exc:
         ended = " ".join(f"error: {type(exc).__name__}: {exc}".split())
-        state.report(f"session of {peer} failed:\n" + traceback.format_exc().rstrip())
+        state.report(f"a session failed: {type(exc).__name__}: {exc}",
+                     f"(the session of {peer})\n" + traceback.format_exc())
         with contextlib.suppress(Exception):
             _refuse(process, ERROR_MESSAGE)
     finally:
         state.sessions.remove(session)
         session.done.set()
+        if game is not None:
+            game.session_closed()
         with contextlib.suppress(Exception):
             state.log.write(LogEntry("session", peer, ended, time.monotonic() - session.started,
                                      session.player, session.term, session.size, status))
@@ -328,6 +389,9 @@ class RunningServer:
         self.port: int = acceptor.get_port()
         self.stopped = asyncio.Event()
         self._stop_task: asyncio.Task[int] | None = None
+        self._previous_handler: Any = None
+        self._log_handler: logging.Handler | None = None
+        self._previous_propagate = True
 
     @property
     def sessions(self) -> list[Session]:
@@ -350,8 +414,9 @@ class RunningServer:
         host = f"[{config.host}]" if ":" in config.host else config.host
         return (f"trash serve: listening on {host}:{self.port} (host key "
                 f"{self.host_key_fingerprint}; auth {auth}; {passwords}; at most "
-                f"{config.max_sessions} sessions, {config.sessions_per_ip} per address; log "
-                f"{config.log})")
+                f"{config.max_sessions} sessions, {config.sessions_per_ip} per address, "
+                f"{config.max_connections} connections, {config.connections_per_ip} per "
+                f"address; log {config.log})")
 
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
@@ -395,8 +460,44 @@ class RunningServer:
                 break
             await asyncio.sleep(0.05)
         state.log.close()
+        state.reporter.flush()
+        self._restore_error_handlers()
         self.stopped.set()
         return playing
+
+    def take_error_handlers(self) -> None:
+        """Route the event loop's and asyncssh's errors through the server's reporter."""
+        loop = asyncio.get_running_loop()
+        self._previous_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self.state.reporter.loop_handler)
+        self._log_handler = self.state.reporter.log_handler()
+        logger = logging.getLogger("asyncssh")
+        self._previous_propagate = logger.propagate
+        logger.addHandler(self._log_handler)
+        logger.propagate = False
+
+    def _restore_error_handlers(self) -> None:
+        if self._log_handler is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().set_exception_handler(self._previous_handler)
+        logger = logging.getLogger("asyncssh")
+        logger.removeHandler(self._log_handler)
+        logger.propagate = self._previous_propagate
+        self._log_handler = None
+
+
+def raise_descriptor_limit() -> int:
+    """Raise the soft limit on open descriptors to the hard one (every connection and
+    session holds some); the limit now."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    except (OSError, ValueError):
+        return -1
+    return soft
 
 
 def _prepare_folders(config: ServerConfig) -> None:
@@ -426,6 +527,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     except OSError as exc:
         raise ServeError(f"{config.log}: cannot open the connection log: "
                          f"{exc.strerror or exc}") from None
+    raise_descriptor_limit()
     state = ServerState(config, log, allow_list, passwords, command, echo)
     factory: Callable[[], GameConnection] = lambda: GameConnection(state)  # noqa: E731
     if tuple(command) == SESSION_COMMAND:  # the app's fork server imports it meanwhile
@@ -451,4 +553,6 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         log.close()
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None
-    return RunningServer(acceptor, state, host_key)
+    server = RunningServer(acceptor, state, host_key)
+    server.take_error_handlers()
+    return server
