@@ -118,8 +118,8 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     progress = Progress(list(config.bot_names), 0)
 
     def say_start(folder: Path, kept: int, planned: int) -> None:
-        done = f"{kept:,} of {planned:,} games already played" if kept else (
-            f"{planned:,} games")
+        games = f"{planned:,} game{'s' if planned != 1 else ''}"
+        done = f"{kept:,} of {games} already played" if kept else games
         click.echo(f"{clean(config.name, 80)}: {done}; output folder {visible(folder)}",
                    err=True)
 

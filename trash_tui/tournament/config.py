@@ -60,6 +60,7 @@ import math
 import os
 import re
 import reprlib
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,9 +173,19 @@ _ASSIGN = re.compile(rf"^({_DOTTED})\s*=")
 _PART = re.compile(_KEY)
 
 
+def _unquoted(part: str) -> str:
+    """One part of a dotted key as TOML reads it: quotes removed, escapes decoded."""
+    if part[0] == '"' and "\\" in part:
+        try:
+            return str(tomllib.loads(f"k = {part}")["k"])
+        except tomllib.TOMLDecodeError:
+            return part[1:-1]
+    return part[1:-1] if part[0] in "\"'" else part
+
+
 def _parts(dotted: str) -> tuple[str, ...]:
-    """The key names of a dotted TOML key, quotes removed (escapes are not decoded)."""
-    return tuple(part[1:-1] if part[0] in "\"'" else part for part in _PART.findall(dotted))
+    """The key names of a dotted TOML key, quotes removed and escapes decoded."""
+    return tuple(_unquoted(part) for part in _PART.findall(dotted))
 
 
 def key_line(text: str, key: str | None, table: str = "", index: int | None = None

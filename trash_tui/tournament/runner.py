@@ -181,27 +181,35 @@ class OutputFolder:
             os.replace(tmp, self.games_file)
         return games
 
-    def repair_records(self, finished: Collection[int]) -> None:
+    def repair_records(self, finished: Collection[int]) -> set[int]:
         """Make ``records.jsonl`` hold exactly one complete line per game of ``finished``
-        that has a record: lines cut short are dropped, a record glued onto one is split
-        off, and a record of an unfinished game (its batch was killed between the two
-        files) or a second record of a game is dropped. The file is rewritten (atomically)
-        only when something was wrong; it is read line by line."""
+        that has a record, and return those games: lines cut short are dropped, a record
+        glued onto one is split off, and a record of an unfinished game (its batch was
+        killed between the two files) or a second record of a game is dropped. The file is
+        rewritten (atomically) only when something was wrong; it is read line by line."""
         if not self.records_file.exists():
-            return
-        if any(action != "keep" for action, _ in self._record_lines(finished)):
+            return set()
+        recorded: set[int] = set()
+        wrong = False
+        for action, _, index in self._record_lines(finished):
+            wrong = wrong or action != "keep"
+            if index is not None:
+                recorded.add(index)
+        if wrong:
             tmp = self.records_file.with_suffix(".tmp")
             with tmp.open("w", encoding="utf-8") as handle:
-                for action, line in self._record_lines(finished):
+                for action, line, _ in self._record_lines(finished):
                     if action != "drop":
                         handle.write(line)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.records_file)
+        return recorded
 
-    def _record_lines(self, finished: Collection[int]) -> Iterator[tuple[str, str]]:
-        """Each line of ``records.jsonl`` with what to do with it: ("keep", line),
-        ("fix", the line to write instead) or ("drop", line)."""
+    def _record_lines(self, finished: Collection[int]
+                      ) -> Iterator[tuple[str, str, int | None]]:
+        """Each line of ``records.jsonl`` with what to do with it: ("keep", line, game),
+        ("fix", the line to write instead, game) or ("drop", line, None)."""
         seen: set[int] = set()
         with self.records_file.open(encoding="utf-8", errors="replace", newline="\n") as lines:
             for line in lines:
@@ -216,10 +224,14 @@ class OutputFolder:
                             break
                         start = line.find(RECORD_START, start + 1)
                 if index is None or index not in finished or index in seen:
-                    action = "drop"
+                    action, index = "drop", None
                 else:
                     seen.add(index)
-                yield action, line
+                yield action, line, index
+
+    def append_records(self, results: Sequence[dict[str, Any]]) -> None:
+        """Append the records of games already finished (and kept) to ``records.jsonl``."""
+        self._write(self.records_file, [result["record"] for result in results])
 
     def append(self, games: Sequence[dict[str, Any]]) -> None:
         """Append finished games; their records (if any) go to ``records.jsonl`` first
@@ -369,6 +381,19 @@ def unfinished(config: TournamentConfig, games: Collection[int]) -> Iterator[Gam
     return (game for game in schedule(config, first) if game.index not in games)
 
 
+def scheduled(config: TournamentConfig, indices: Sequence[int]) -> Iterator[Game]:
+    """The games of the schedule with these ``indices`` (sorted), in index order."""
+    wanted = set(indices)
+    if not wanted:
+        return
+    for game in schedule(config, indices[0]):
+        if game.index in wanted:
+            yield game
+            wanted.discard(game.index)
+            if not wanted:
+                return
+
+
 def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    executor: str = "process", scheduler: str | None = None,
                    history: History | None = None,
@@ -377,7 +402,9 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    started_hook: StartHook | None = None) -> RunOutcome:
     """Run (or continue) a tournament; Ctrl-C stops it cleanly with every game kept.
     With ``records``, every game played now is also written to ``records.jsonl`` as a
-    replayable record (``trash replay``). ``started_hook(out_dir, kept, planned)`` is
+    replayable record (``trash replay``), and so is every finished game without one (a
+    run started without records, or a folder damaged by an older version): such a game is
+    played again for its record only. ``started_hook(out_dir, kept, planned)`` is
     called once the folder is open and its games are read, before any game is played."""
     fingerprint = config_fingerprint(config)
     folder = OutputFolder(out_dir, config, fingerprint)
@@ -392,7 +419,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
         for index, game in stored.items():
             games.setdefault(index, game)
-    folder.repair_records(games)
+    recorded = folder.repair_records(games)
     if started_hook is not None:
         started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned)
     sprt = SprtWatch(config) if config.stop.kind == "sprt" else None
@@ -414,44 +441,64 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
             played_now += len(results)
 
     remaining = planned - sum(1 for i in games if 0 <= i < planned)
-    if remaining and not decided():
-        queue = batches(unfinished(config, games), batch_size(remaining, workers))
+    play = bool(remaining) and not decided()
+    if remaining and not play:
+        status = "sprt"
+    unrecorded = ([i for i in sorted(games) if 0 <= i < planned and i not in recorded]
+                  if records else [])
+    if play or unrecorded:
+        size = batch_size(remaining + len(unrecorded), workers)
+        jobs = itertools.chain(
+            ((True, batch) for batch in batches(scheduled(config, unrecorded), size)),
+            ((False, batch) for batch in batches(unfinished(config, games), size) if play))
         limit = max(2, 2 * workers)
-        pending: set[Future] = set()
+        pending: dict[Future, bool] = {}  # True: played again for its records only
+
+        def finish(future: Future) -> None:
+            if pending.pop(future):
+                with interrupts_deferred():
+                    folder.append_records(future.result())
+            else:
+                keep(future.result())
+
         try:
             with open_executor(executor, workers, scheduler) as pool:
                 try:
                     while True:
-                        for batch in queue:
-                            pending.add(pool.submit(play_batch, config, batch, records))
+                        for only_records, batch in jobs:
+                            pending[pool.submit(play_batch, config, batch, records)] = (
+                                only_records)
                             if len(pending) >= limit:
                                 break
                         if not pending:
                             break
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
                         for future in done:
-                            keep(future.result())
+                            finish(future)
                         if progress is not None:
                             progress(len(games), planned, time.perf_counter() - started,
                                      games)
-                        if decided():
+                        if play and decided():
                             status = "sprt"
                             break
                 except KeyboardInterrupt:
                     status = "stopped"
                     for future in pending:  # keep what is being played; start nothing new
                         future.cancel()
-                    for future in pending:
-                        if not future.cancelled():
+                    for future in list(pending):
+                        if future.cancelled():
+                            del pending[future]
+                        else:
                             with suppress(CancelledError, BrokenExecutor):
-                                keep(future.result())
-                    pending = set()
-                for future in pending:
-                    future.cancel()
+                                finish(future)
+                for future in list(pending):  # decided by the SPRT: no new game
+                    if pending[future]:  # the records of finished games are worth a wait
+                        with suppress(CancelledError, BrokenExecutor):
+                            finish(future)
+                    else:
+                        future.cancel()
         except KeyboardInterrupt:  # a second Ctrl-C while the pool shuts down
             status = "stopped"
-    elif remaining:
-        status = "sprt"
     outcome_games = [games[i] for i in sorted(games) if 0 <= i < planned]
     sprt_info = None
     if sprt is not None:
