@@ -134,6 +134,8 @@ class TrashApp(App[None]):
         self.call_after_refresh(self.yield_to_newcomers)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.server_stopping)
+            # the server's CPU-time limit for one session (SIGXCPU at the soft limit)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGXCPU, self.cpu_time_used)
         history = self.history
         name = self.registered_name()
         if name is not None:
@@ -188,6 +190,11 @@ class TrashApp(App[None]):
     def server_stopping(self) -> None:
         self.say_goodbye("The server is stopping. Your match is saved: come back later "
                          "and press c to continue it.", delay=2.0)
+
+    def cpu_time_used(self) -> None:
+        self.say_goodbye("This session has used all the computer time the server gives one "
+                         "session. Your match is saved: connect again and press c to "
+                         "continue it.", delay=2.0)
 
     def say_goodbye(self, message: str, delay: float = 3.0, status: int = 0) -> None:
         """Show ``message`` over everything, then exit with ``status``."""
