@@ -5,7 +5,8 @@ Each row gives the date, the game, the players, the winner and the moves; from
 the match lasted. The line under the table gives the selected match in full: its rules,
 seed, players, moves, length and deals. Opening a finished match steps through its replay
 (``ReplayScreen``, or ``NeighborReplayScreen`` for the dice game); opening an unfinished
-one continues it. Times are shown in local time.
+one continues it. Times are shown in local time. Names come from the database, so they
+are shown cleaned of control characters (``clean``) and never read as markup.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
 from trash_tui.history import FINISHED, History, HistoryError, MatchRow
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
+from trash_tui.text import clean
 
 
 def duration_text(seconds: float) -> str:
@@ -67,7 +69,13 @@ def rules_text(rules: dict[str, object]) -> str:
 def outcome_text(row: MatchRow) -> str:
     """The result column: "★ winner", "▶ unfinished", "abandoned" or "no winner"."""
     outcome = row.outcome
-    return {"won": f"★ {row.winner}", "unfinished": "▶ unfinished"}.get(outcome, outcome)
+    return {"won": f"★ {clean(row.winner)}", "unfinished": "▶ unfinished"}.get(outcome, outcome)
+
+
+def cell(text: str) -> Text:
+    """A table cell showing ``text`` as it is: a name from the database is never read as
+    Rich markup (a stray ``[`` or a ``[@click=...]``)."""
+    return Text(text, no_wrap=True, end="")
 
 
 class HistoryScreen(Screen[None]):
@@ -136,9 +144,11 @@ class HistoryScreen(Screen[None]):
         room = max(MIN_PLAYERS_WIDTH,
                    width - (WIDE_OTHERS if self.wide else NARROW_OTHERS) + max(unused, 0))
         for row, result in zip(self.rows, results, strict=True):
-            cells = [time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
-                     SHORT_TITLES.get(row.game, row.game), shortened(", ".join(row.names), room),
-                     result, str(row.actions)]
+            names = ", ".join(clean(name) for name in row.names)
+            cells: list[str | Text] = [
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
+                cell(clean(SHORT_TITLES.get(row.game, row.game))),
+                cell(shortened(names, room)), cell(result), str(row.actions)]
             if self.wide:
                 cells[4:4] = ["—" if row.game == NEIGHBOR else str(row.deals)]
                 cells.append(duration_text(row.seconds))
@@ -176,21 +186,22 @@ class HistoryScreen(Screen[None]):
         row = self.selected()
         detail = self.query_one("#history-detail", Static)
         if self.notice is not None:
-            detail.update(Text(self.notice[0]))
+            detail.update(Text(clean(self.notice[0])))
             return
         if row is None:
             detail.update("")
             return
         what = ("Enter: step through its replay" if row.status == FINISHED
                 else "Enter: continue it")
-        players = f"{', '.join(row.names)}; {row.actions} moves in {duration_text(row.seconds)}"
+        names = ", ".join(clean(name) for name in row.names)
+        players = f"{names}; {row.actions} moves in {duration_text(row.seconds)}"
         if row.game == NEIGHBOR:
-            detail.update(f"Game {row.id}: {TITLES[NEIGHBOR]}, seed {row.seed}: {players} "
-                          f"— {what}")
+            detail.update(Text(f"Game {row.id}: {TITLES[NEIGHBOR]}, seed {row.seed}: "
+                               f"{players} — {what}"))
             return
         deals = f"{row.deals} deal{'s' if row.deals != 1 else ''}"
-        detail.update(f"Match {row.id}: {rules_text(row.rules)}, seed {row.seed}: {players}, "
-                      f"{deals} — {what}")
+        detail.update(Text(f"Match {row.id}: {rules_text(row.rules)}, seed {row.seed}: "
+                           f"{players}, {deals} — {what}"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open_match", "delete_match"):

@@ -235,7 +235,7 @@ class NeighborBoardScreen(Screen[None]):
             self.after_move()
             return
         self.rolling = True
-        self.query_one("#neighbor-status", Static).update(f"{says(name, 'rolls')}…")
+        self.query_one("#neighbor-status", Static).update(Text(f"{says(name, 'rolls')}…"))
         self._flicker(self.flicker_faces, name)
 
     def _flicker(self, left: int, name: str) -> None:

@@ -92,9 +92,9 @@ class NeighborStandingsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="neighbor-standings"):
-            yield Label(self.title_text, id="neighbor-standings-title")
+            yield Label(self.title_text, id="neighbor-standings-title", markup=False)
             for line in self.lines:
-                yield Label(line)
+                yield Label(line, markup=False)  # names are players' text
             yield Button("Back to the lobby", id="neighbor-standings-close",
                          variant="primary")
         yield TrashFooter()

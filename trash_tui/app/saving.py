@@ -30,6 +30,7 @@ from trash_tui.history import PLAYING, History, HistoryError, MatchRow, MatchTak
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.neighbor.record import neighbor_record
 from trash_tui.rules import Rules, RulesError
+from trash_tui.text import clean
 
 
 class Saver(ABC):
@@ -158,7 +159,8 @@ def rebuild_match(history: History, row: MatchRow) -> MatchController:
     try:
         rules = Rules.from_dict(row.rules)
         seats = make_seats(row.seats, row.seed)
-        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
+        seats = [type(seat)(clean(name), seat.bot)  # names from the database
+                 for seat, name in zip(seats, row.names, strict=True)]
         controller = MatchController(rules, seats, row.seed)
         controller.replay(history.match_actions(row.id))
     except (RulesError, BotError, IllegalAction, ValueError) as exc:
@@ -172,7 +174,8 @@ def rebuild_neighbor_game(history: History, row: MatchRow) -> NeighborController
     from here). HistoryError if it cannot be rebuilt."""
     try:
         seats = make_neighbor_seats(row.seats, row.seed)
-        seats = [type(seat)(name, seat.bot) for seat, name in zip(seats, row.names, strict=True)]
+        seats = [type(seat)(clean(name), seat.bot)  # names from the database
+                 for seat, name in zip(seats, row.names, strict=True)]
         controller = NeighborController(seats, row.seed)
         controller.replay(history.match_actions(row.id))
     except (BotError, neighbor_engine.IllegalAction, ValueError) as exc:
