@@ -72,6 +72,26 @@ def test_deep_nesting_gives_default_settings_and_one_problem(tmp_path: Path) -> 
                         f"{MAX_NESTING} levels deep; using the defaults"]
 
 
+@pytest.mark.parametrize("loader", ["rules", "settings", "tournament", "server"])
+def test_every_toml_loader_says_deep_nesting_in_its_own_error(tmp_path: Path,
+                                                              loader: str) -> None:
+    from trash_tui.ssh.config import ServeError, load_server_config
+    from trash_tui.tournament.config import TournamentError, load_tournament
+
+    path = write(tmp_path, "seed = 1\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    expected = (f"{path}:2: not valid TOML: arrays or tables nested more than {MAX_NESTING} "
+                "levels deep")
+    if loader == "settings":
+        assert load_settings(path)[1] == [f"{expected}; using the defaults"]
+        return
+    load, error = {"rules": (load_rules_file, RulesError),
+                   "tournament": (load_tournament, TournamentError),
+                   "server": (load_server_config, ServeError)}[loader]
+    with pytest.raises(error) as info:
+        load(path)
+    assert str(info.value) == expected
+
+
 def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
     path = write(tmp_path, "other = " + "[" * MAX_NESTING + "]" * MAX_NESTING
                  + '\n[rules]\npreset = "kids"\n')
@@ -141,6 +161,11 @@ def test_trash_rules_check_prints_every_problem_and_exits_2(tmp_path: Path) -> N
     assert [line.split(": ")[3] for line in lines] == [
         "rules.jokers", "rules.start_size", "rules.bogus"]
     assert all(line.startswith(f"trash: error: {path}:") for line in lines)
+
+
+def test_trash_rules_check_of_a_folder_says_it_is_one(tmp_path: Path) -> None:
+    assert trash("rules", "check", str(tmp_path)) == (
+        2, "", f"trash: error: {tmp_path}: is a directory, not a TOML file\n")
 
 
 def test_trash_rules_check_of_a_good_file_still_says_ok(tmp_path: Path) -> None:
