@@ -4,6 +4,8 @@ of a user's Python file (``my_bot.py`` or ``my_bot.py:Class``).
 A bot specification is a name/path string, or a table such as
 ``{ name = "normal", seed = 3, mistakes = 0.1 }`` (TOML) whose other keys are the bot's
 parameters. In a table that also has ``bot``, ``bot`` is the bot and ``name`` a label.
+A table with ``command`` (a program speaking bots/PROTOCOL.md) or ``isolate = true`` is a
+bot in its own process (``bots.external``).
 A user's file that fails to load (whatever it raises, ``sys.exit`` included) or a bot that
 fails to start is a ``BotError`` of one printable line.
 """
@@ -120,6 +122,11 @@ def parse_spec(text: str) -> dict[str, Any]:
 def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
     """A configured bot from a spec (see the module docs). ``seed`` overrides the spec's."""
     table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    if "command" in table or table.get("isolate") is True:  # a bot in its own process
+        from bots.external import external_bot
+
+        return external_bot(table, seed)
+    table.pop("isolate", None)  # isolate = false: in this process, as without the key
     if "bot" in table:
         reference = table.pop("bot")
         table.pop("name", None)
@@ -145,6 +152,9 @@ def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
 def spec_label(spec: str | Mapping[str, Any]) -> str:
     """A short label for a spec: its ``name`` (or bot) and any parameters."""
     table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
-    name = table.get("name") or table.get("bot") or "?"
-    params = ", ".join(f"{k}={v}" for k, v in table.items() if k not in ("name", "bot"))
+    command = table.get("command")
+    program = Path(str(command[0])).name if isinstance(command, list) and command else None
+    name = table.get("name") or table.get("bot") or program or "?"
+    params = ", ".join(f"{k}={v}" for k, v in table.items()
+                       if k not in ("name", "bot", "command", "cwd", "env"))
     return f"{name}({params})" if params else str(name)

@@ -6,15 +6,24 @@ that raises, answers with an illegal action, or (with ``time_limit``) takes too 
 raises ``BotFailure`` naming the seat and what went wrong (in one printable line); the
 game is left as it was. Anything a bot raises counts, ``SystemExit`` included; only
 ``KeyboardInterrupt`` passes through.
+
+With ``time_control`` every seat has a chess clock (``bots.clock``): a decision that takes
+longer than the seat's remaining time is a forfeit with the kind "time". A bot in a
+process of its own (``bots.external``) gets its clock with each decision, is not waited
+for past it, and fails with the protocol's own kinds ("malformed", "unknown", "exit");
+whatever happens, every bot that has a ``release`` method is released at the end.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bots.base import Bot
+from bots.clock import Clock, TimeControl
+from bots.protocol import BotProtocolError, BotSilent
 from trash_tui.engine.actions import OVER, action_name
 from trash_tui.engine.deal import Deal
 from trash_tui.engine.match import Match
@@ -30,34 +39,66 @@ class BotFailure(RuntimeError):
         super().__init__(visible(f"seat {seat} ({bot.describe()}): {kind}: {detail}"))
         self.seat = seat
         self.bot = bot
-        self.kind = kind  # "error", "illegal" or "timeout"
+        self.kind = kind  # "error", "illegal", "timeout", "time" or a protocol kind
         self.detail = detail
         self.game: Any = None  # the game (Match, Deal or NeighborGame) as it stood then
 
 
-def ask(bot: Bot, seat: int, game: Deal | Match, time_limit: float | None = None) -> int:
+def ask(bot: Bot, seat: int, game: Deal | Match, time_limit: float | None = None,
+        clock: Clock | None = None) -> int:
     """Ask ``bot`` (at ``seat``) for its action in ``game`` now, and check the answer."""
-    return checked_answer(bot, seat, game, time_limit, action_name)
+    return checked_answer(bot, seat, game, time_limit, action_name, clock)
+
+
+def _late(spent: float, time_limit: float | None, remaining: float | None,
+          answered: bool = True) -> tuple[str, str] | None:
+    """The forfeit (kind, detail) of a decision that took ``spent`` seconds, if it was too
+    slow: the clock's flag ("time") or the time limit ("timeout"), whichever is shorter."""
+    took = f"took {spent:.3f} s" if answered else f"no answer within {spent:.3f} s"
+    if remaining is not None and (time_limit is None or remaining < time_limit):
+        if spent > remaining or not answered:
+            return "time", f"{took}: its flag fell ({remaining:.3f} s left on its clock)"
+        return None
+    if time_limit is not None and (spent > time_limit or not answered):
+        return "timeout", f"{took} (limit {time_limit:g} s)"
+    if not answered:
+        return "timeout", took
+    return None
 
 
 def checked_answer(bot: Any, seat: int, game: Any, time_limit: float | None,
-                   name_of: Callable[[int], str]) -> int:
+                   name_of: Callable[[int], str], clock: Clock | None = None) -> int:
     """Ask ``bot`` for its action in any game with ``observation(seat)`` (Trash or Help
     Your Neighbor) and check it: an exception, an illegal answer (``name_of`` names the
-    actions in the message) or a slow one raises BotFailure with the game attached."""
+    actions in the message) or a slow one (``time_limit``, or the seat's ``clock``) raises
+    BotFailure with the game attached."""
     observation = game.observation(seat)
     legal = observation.legal
+    remaining = None if clock is None else clock.remaining[seat]
+    set_clock = getattr(bot, "set_clock", None)
+    if set_clock is not None:  # a bot in its own process: told its time, not waited past it
+        budget = min((t for t in (time_limit, remaining) if t is not None), default=None)
+        set_clock(remaining, None if clock is None else clock.control.increment,
+                  time_limit, budget)
     started = time.perf_counter()
     try:
         action = bot.choose(observation, legal)
     except KeyboardInterrupt:
         raise
+    except BotSilent as exc:
+        late = _late(time.perf_counter() - started, time_limit, remaining, answered=False)
+        assert late is not None
+        raise _failure(seat, bot, game, *late) from exc
+    except BotProtocolError as exc:
+        raise _failure(seat, bot, game, exc.kind, exc.detail) from exc
     except BaseException as exc:  # a bot may fail in any way (sys.exit too); it forfeits
         raise _failure(seat, bot, game, "error", f"{type(exc).__name__}: {exc}") from exc
     spent = time.perf_counter() - started
-    if time_limit is not None and spent > time_limit:
-        raise _failure(seat, bot, game, "timeout",
-                       f"took {spent:.3f} s (limit {time_limit:g} s)")
+    late = _late(spent, time_limit, remaining)
+    if late is not None:
+        raise _failure(seat, bot, game, *late)
+    if clock is not None:
+        clock.spend(seat, spent)
     if type(action) is not int or action not in legal:  # 1.0 or True must not pass
         try:
             name = name_of(action)
@@ -80,6 +121,8 @@ def _hook(bot: Bot, seat: int, game: Match | Deal, hook: str, *args: Any) -> Non
         getattr(bot, hook)(*args)
     except KeyboardInterrupt:
         raise
+    except BotProtocolError as exc:
+        raise _failure(seat, bot, game, exc.kind, f"in {hook}: {exc.detail}") from exc
     except BaseException as exc:  # a bot may fail in any way (sys.exit too); it forfeits
         raise _failure(seat, bot, game, "error",
                        f"in {hook}: {type(exc).__name__}: {exc}") from exc
@@ -92,36 +135,57 @@ def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int,
               observe(deal, seat, deal_number=number, deals_played=played))
 
 
+def release(bots: Sequence[Any]) -> None:
+    """Tell every bot that has a ``release`` method (a bot process) that its game is over,
+    however it ended, so its process is kept for the next game or ended."""
+    for bot in bots:
+        done = getattr(bot, "release", None)
+        if done is not None:
+            with contextlib.suppress(Exception):  # letting go changes no result
+                done()
+
+
 def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
-               time_limit: float | None = None) -> Match:
+               time_limit: float | None = None,
+               time_control: TimeControl | None = None) -> Match:
     """Play a whole match between ``bots`` (seat order) and return the finished Match."""
     match = Match(rules, len(bots), seed)
-    for seat, bot in enumerate(bots):
-        _hook(bot, seat, match, "start_match", seat, len(bots), rules)
-    deal: Deal | None = None
-    number = 0
-    while not match.over:
-        if match.deal is not deal:
-            deal = match.deal
-            number = match.deal_number
-            for seat, bot in enumerate(bots):
-                _hook(bot, seat, match, "start_deal", match.observation(seat))
-        seat = match.to_move
-        match.apply(ask(bots[seat], seat, match, time_limit))
-        if deal.phase == OVER:
-            _notify_deal_end(bots, deal, number, match.deals_played, match)
-    assert match.result is not None
-    for seat, bot in enumerate(bots):
-        _hook(bot, seat, match, "end_match", match.result.places)
+    clock = None if time_control is None else Clock(time_control, len(bots))
+    try:
+        for seat, bot in enumerate(bots):
+            _hook(bot, seat, match, "start_match", seat, len(bots), rules)
+        deal: Deal | None = None
+        number = 0
+        while not match.over:
+            if match.deal is not deal:
+                deal = match.deal
+                number = match.deal_number
+                for seat, bot in enumerate(bots):
+                    _hook(bot, seat, match, "start_deal", match.observation(seat))
+            seat = match.to_move
+            match.apply(ask(bots[seat], seat, match, time_limit, clock))
+            if deal.phase == OVER:
+                _notify_deal_end(bots, deal, number, match.deals_played, match)
+        assert match.result is not None
+        for seat, bot in enumerate(bots):
+            _hook(bot, seat, match, "end_match", match.result.places)
+    finally:
+        release(bots)
     return match
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None) -> Deal:
-    """Play ``deal`` to its end with ``bots`` and return it."""
-    for seat, bot in enumerate(bots):
-        _hook(bot, seat, deal, "start_deal", deal.observation(seat))
-    while deal.phase != OVER:
-        seat = deal.to_move
-        deal.apply(ask(bots[seat], seat, deal, time_limit))
-    _notify_deal_end(bots, deal, 1, 1, deal)
+def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None,
+              time_control: TimeControl | None = None) -> Deal:
+    """Play ``deal`` to its end with ``bots`` and return it (with ``time_control``, the
+    clocks run for this one deal)."""
+    clock = None if time_control is None else Clock(time_control, len(bots))
+    try:
+        for seat, bot in enumerate(bots):
+            _hook(bot, seat, deal, "start_deal", deal.observation(seat))
+        while deal.phase != OVER:
+            seat = deal.to_move
+            deal.apply(ask(bots[seat], seat, deal, time_limit, clock))
+        _notify_deal_end(bots, deal, 1, 1, deal)
+    finally:
+        release(bots)
     return deal
