@@ -252,6 +252,19 @@ def test_unreadable_file_gives_all_defaults(tmp_path: Path) -> None:
     assert problem.startswith(f"{path}: cannot read:")
 
 
+def test_a_check_that_fails_on_its_own_still_gives_the_defaults(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(value: object) -> str | None:
+        raise RuntimeError("a bug in a check")
+
+    monkeypatch.setattr("trash_tui.settings._name_problem", broken)
+    path = write(tmp_path, '[app]\nname = "Ann"\n')
+    settings, problem = one_problem(path)
+    assert settings == DEFAULTS
+    assert problem == (f"{path}: cannot use this file (RuntimeError: a bug in a check); "
+                       "using the defaults")
+
+
 APP = '[app]\nname = "Ann"\n'
 
 # (the whole file, the problem's line, its key, the Settings field that must be default;

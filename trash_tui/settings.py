@@ -562,7 +562,8 @@ def load_settings(path: str | Path | None = None) -> tuple[Settings, list[str]]:
     Never raises on a bad file: a missing file gives the defaults and no problems; a file
     that cannot be read or parsed gives the defaults and one problem; otherwise each
     broken part (a rules table, the seat line-up, one [app] value, one key binding) takes
-    its default and adds one line ``path:LINE: key: ...`` (sorted by line).
+    its default and adds one line ``path:LINE: key: ...`` (sorted by line). Should a
+    check itself fail on some content, the defaults are used and that is the one problem.
     """
     path = Path(path) if path is not None else default_settings_path()
     if not os.path.lexists(path):
