@@ -46,7 +46,7 @@ import platformdirs
 
 from trash_tui.history import default_history_path
 from trash_tui.rules import key_text
-from trash_tui.text import visible
+from trash_tui.text import is_unsafe, visible
 from trash_tui.toml_file import read_toml
 from trash_tui.tournament.config import key_line
 
@@ -189,7 +189,8 @@ class _Loader:
         return values
 
     def host(self, value: Any) -> str:
-        if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value):
+        if not isinstance(value, str) or not value.strip() or \
+                any(c.isspace() or is_unsafe(c) for c in value):
             raise self.error("host", "expected an address or host name such as \"127.0.0.1\" "
                                      f"or \"0.0.0.0\", got {_shown(value)}")
         return value
