@@ -9,6 +9,7 @@ are bounded and stop by themselves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -233,10 +234,8 @@ async def test_held_connections_from_many_addresses_leave_room_for_a_player(
         idlers: list[asyncssh.SSHClientConnection] = []
         for address in addresses:
             for _ in range(4):
-                try:
+                with contextlib.suppress(OSError, asyncssh.Error):
                     idlers.append(await connect(server, new_key(), local_addr=(address, 0)))
-                except (OSError, asyncssh.Error):
-                    pass
         assert len(idlers) == 2 * len(addresses)
         async with await connect(server, new_key()) as conn:
             player = await Terminal.open(conn)
