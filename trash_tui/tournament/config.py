@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.base import BotError
+from bots.clock import TimeControl
 from bots.neighbor import NEIGHBOR_BOTS, neighbor_bot_from_spec
 from bots.registry import make_bot
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
@@ -76,9 +77,14 @@ from trash_tui.rules import Rules, RulesError, key_text
 from trash_tui.rules_file import rules_from_table
 from trash_tui.text import is_unsafe, visible
 from trash_tui.toml_file import read_toml
+from trash_tui.tournament.bot_processes import (
+    canonical_process_spec,
+    process_spec,
+    wants_process,
+)
 
 TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
-            "duplicate", "time_limit", "rules", "bots", "stop")
+            "duplicate", "time_limit", "rules", "bots", "stop", "time_control")
 FORMATS = ("round-robin", "gauntlet")
 NEIGHBOR_DEFAULT_PLAYERS = 4
 UNITS = ("matches", "deals")
@@ -151,6 +157,7 @@ class TournamentConfig:
     time_limit: float | None = None
     stop: StopRule = field(default_factory=StopRule)
     game: str = TRASH
+    time_control: TimeControl | None = None  # a chess clock per seat: "60+0.5"
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -340,6 +347,7 @@ class _Loader:
             raise self.top_error("time_limit", f"expected a number of seconds above 0, from "
                                                f"{TIME_LIMIT[0]:g} to {TIME_LIMIT[1]:g}, got "
                                                f"{shown(time_limit)}")
+        time_control = self.time_control()
         rules = self.rules(players) if game == TRASH else self.no_rules()
         bots = self.bots()
         if len(bots) < players:
@@ -353,7 +361,17 @@ class _Loader:
             path=self.path, name=name, seed=seed, rules=rules, bots=bots, players=players,
             format=fmt, gauntlet=gauntlet, unit=unit, games=games, duplicate=duplicate,
             time_limit=None if time_limit is None else float(time_limit), stop=stop,
-            game=game)
+            game=game, time_control=time_control)
+
+    def time_control(self) -> TimeControl | None:
+        """``time_control = "60+0.5"``: seconds per match (or deal) plus an increment."""
+        text = self.doc.get("time_control")
+        if text is None:
+            return None
+        try:
+            return TimeControl.parse(text)
+        except ValueError as exc:
+            raise self.top_error("time_control", str(exc)) from None
 
     def players(self) -> int:
         if self.game == NEIGHBOR:
@@ -465,6 +483,8 @@ class _Loader:
             raise self.bot_error(number, "seed", f"expected an integer from {SEED_RANGE[0]} "
                                  f"to {SEED_RANGE[1]} (64 bits), got {shown(own_seed)}")
         reference = item.get("bot", item.get("name"))
+        if self.game != NEIGHBOR and wants_process(item, reference):
+            return self.process_bot(number, item, reference)
         if reference is None:
             raise self.bot_error(number, "bot", "missing; say which bot with bot = \"NAME\" "
                                  "(a registry name, package.module:Class or a .py file)")
@@ -486,6 +506,24 @@ class _Loader:
                                  f"bot {reference} failed to start: "
                                  f"{type(exc).__name__}: {exc}") from None
         return BotEntry(name, spec)
+
+    def process_bot(self, number: int, item: dict[str, Any], reference: Any) -> BotEntry:
+        """A command, or a Python bot isolated in its own process (bot_processes.py)."""
+        resolved = (resolve_bot_reference(reference, self.path.parent)
+                    if isinstance(reference, str) and "command" not in item else None)
+        try:
+            spec = process_spec(item, resolved, self.path.parent)
+        except BotError as exc:
+            message = str(exc)
+            key = next((k for k in item if k not in ("name", "bot") and (
+                f": {k} must be" in message or f"parameter {k!r}" in message)), None)
+            raise self.bot_error(number, key or ("command" if "command" in item else "bot"
+                                                 if "bot" in item else "name"),
+                                 message) from None
+        command = item.get("command")
+        label = item.get("name") or (reference if "command" not in item
+                                     else Path(str(command[0])).name)
+        return BotEntry(str(label), spec)
 
     def neighbor_bot(self, number: int, item: dict[str, Any], name: str,
                      reference: str) -> BotEntry:
@@ -573,6 +611,8 @@ def load_tournament(path: str | Path) -> TournamentConfig:
 def _canonical_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """A bot spec as it affects play: a file bot is named by its code's SHA-256, not its
     path, so moving the folder keeps the fingerprint and editing the bot changes it."""
+    if "command" in spec or spec.get("isolate") is True:
+        spec = canonical_process_spec(spec)
     canonical = dict(spec)
     reference = str(canonical.get("bot", ""))
     if _is_path_reference(reference):
@@ -616,6 +656,8 @@ def canonical_config(config: TournamentConfig) -> dict[str, Any]:
     if config.game != TRASH:
         canonical["game"] = config.game
         del canonical["rules"]
+    if config.time_control is not None:  # absent before clocks: old fingerprints stay
+        canonical["time_control"] = str(config.time_control)
     return canonical
 
 

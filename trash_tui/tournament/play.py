@@ -13,11 +13,15 @@ share a place). Its result has the same keys as a Trash game's, with ``deals`` 1
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from bots.external import ExternalBot
 from bots.neighbor import neighbor_bot_from_spec, play_neighbor
+from bots.process import BotLog
 from bots.registry import make_bot
 from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
@@ -27,6 +31,7 @@ from trash_tui.engine.record import deal_record, match_record
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.neighbor.engine import NeighborGame
 from trash_tui.neighbor.record import neighbor_record
+from trash_tui.text import visible
 from trash_tui.tournament.config import NEIGHBOR, TournamentConfig
 from trash_tui.tournament.schedule import Game
 
@@ -64,8 +69,30 @@ def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
     return derive_seed(game.seed, "bot", bot, own) % 2**31
 
 
+def _bot_logs(config: TournamentConfig, game: Game, bots: Sequence[Any],
+              log_dir: Path | None) -> None:
+    """Give every bot process of the game its log, ``log_dir/LABEL.log``."""
+    if log_dir is None:
+        return
+    for index, bot in zip(game.seats, bots, strict=True):
+        if isinstance(bot, ExternalBot):
+            label = re.sub(r"[^A-Za-z0-9._-]", "_", config.bots[index].name)
+            bot.log = BotLog(log_dir / f"{label}.log")
+
+
+def _log_forfeit(failure: BotFailure, game: Game) -> None:
+    """A bot process's forfeit in its log, with the tail of its standard error."""
+    bot = failure.bot
+    if isinstance(bot, ExternalBot) and bot.log is not None:
+        tail = bot.stderr_tail.decode("utf-8", "replace")
+        bot.log.note(f"game {game.index}: forfeit ({failure.kind}): {visible(failure.detail)}")
+        if tail.strip():
+            bot.log.note("the end of its standard error:")
+            bot.log.write(tail.encode("utf-8") + (b"" if tail.endswith("\n") else b"\n"))
+
+
 def play_game(config: TournamentConfig, game: Game,
-              with_record: bool = False) -> dict[str, Any]:
+              with_record: bool = False, log_dir: Path | None = None) -> dict[str, Any]:
     """Play one game of the schedule and return its result as a JSON-ready dict
     (with ``with_record``, the game's replayable record under ``"record"``)."""
     if config.game == NEIGHBOR:
@@ -74,11 +101,13 @@ def play_game(config: TournamentConfig, game: Game,
     played: Match | Deal | None = None
     players = len(game.seats)
     bots = [make_bot(config.bots[b].spec, seed=bot_seed(config, game, b)) for b in game.seats]
+    _bot_logs(config, game, bots, log_dir)
     forfeit = None
     deals = turns = 0
     try:
         if config.unit == "matches":
-            match = played = play_match(config.rules, bots, game.seed, config.time_limit)
+            match = played = play_match(config.rules, bots, game.seed, config.time_limit,
+                                        config.time_control)
             assert match.result is not None
             places = list(match.result.places)
             if match.result.winner is None:  # abandoned after void deals: everyone shares
@@ -90,7 +119,7 @@ def play_game(config: TournamentConfig, game: Game,
             deal = played = Deal(config.rules, (config.rules.start_size,) * players, 0,
                                  build_deck(decks_for(players), config.rules.jokers),
                                  reshuffle=rng.shuffle, shuffle_with=rng)
-            play_deal(deal, bots, config.time_limit)
+            play_deal(deal, bots, config.time_limit, config.time_control)
             deals, turns = 1, deal.turns
             if deal.winner is None:  # a void deal: nobody won
                 places = [1] * players
@@ -99,6 +128,7 @@ def play_game(config: TournamentConfig, game: Game,
                         for seat in range(players)]
                 places = rank_places(keys)
     except BotFailure as failure:
+        _log_forfeit(failure, game)
         played = failure.game
         places = _forfeit_places(failure, players)
         if isinstance(failure.game, Match):
@@ -161,6 +191,7 @@ def play_neighbor_game(config: TournamentConfig, game: Game,
 
 
 def play_batch(config: TournamentConfig, games: Sequence[Game],
-               with_records: bool = False) -> list[dict[str, Any]]:
-    """Play several games in one task (so the per-task cost stays small)."""
-    return [play_game(config, game, with_records) for game in games]
+               with_records: bool = False, log_dir: Path | None = None) -> list[dict[str, Any]]:
+    """Play several games in one task (so the per-task cost stays small); bot processes
+    write their logs into ``log_dir``."""
+    return [play_game(config, game, with_records, log_dir) for game in games]

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bots.external import close_idle
 from trash_tui.history import History
 from trash_tui.text import visible
 from trash_tui.tournament.config import TournamentConfig, config_fingerprint
@@ -466,8 +467,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                 try:
                     while True:
                         for only_records, batch in jobs:
-                            pending[pool.submit(play_batch, config, batch, records)] = (
-                                only_records)
+                            pending[pool.submit(play_batch, config, batch, records,
+                                                out_dir / "logs")] = only_records
                             if len(pending) >= limit:
                                 break
                         if not pending:
@@ -499,6 +500,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                         future.cancel()
         except KeyboardInterrupt:  # a second Ctrl-C while the pool shuts down
             status = "stopped"
+        finally:
+            close_idle()  # bot processes this process kept for its games end with the run
     outcome_games = [games[i] for i in sorted(games) if 0 <= i < planned]
     sprt_info = None
     if sprt is not None:
