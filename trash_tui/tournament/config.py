@@ -100,6 +100,7 @@ TIME_LIMIT = (0.001, 3600.0)  # seconds per decision
 ELO_RANGE = (-2000.0, 2000.0)
 MIN_ELO_GAP = 0.1  # elo1 - elo0: closer hypotheses cannot be told apart
 MIN_ERROR_RATE = 0.0001  # alpha and beta, up to (not including) 0.5
+MAX_DEPTH = 16  # arrays and tables nested in a rules option or a bot parameter
 
 
 class TournamentError(ValueError):
@@ -267,6 +268,19 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int) or math.isfinite(value)
 
 
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether arrays or tables nest deeper than ``limit`` levels in ``value`` (walked
+    without recursion, so any depth is safe to ask about)."""
+    level: list[Any] = [value]
+    for _ in range(limit + 1):
+        level = [item for container in level if isinstance(container, list | dict)
+                 for item in (container.values() if isinstance(container, dict)
+                              else container)]
+        if not level:
+            return False
+    return True
+
+
 def _in_range(value: Any, low: float, high: float) -> bool:
     """A number from ``low`` to ``high`` (inclusive); never raises, whatever ``value`` is."""
     return _is_number(value) and low <= value <= high
@@ -425,6 +439,13 @@ class _Loader:
 
     def rules(self, players: int) -> Rules:
         table = self.doc.get("rules", {})
+        if not isinstance(table, dict):
+            raise self.top_error("rules", "expected a table such as [rules] preset = "
+                                          f"\"standard\", got {shown(table)}")
+        for key, value in table.items():
+            if _too_deep(value):
+                raise self.error(f"rules.{key_text(key)}", "arrays or tables nested more "
+                                 f"than {MAX_DEPTH} levels deep", key, "rules")
         try:
             rules = rules_from_table(table)
             validate_table(rules, players)
@@ -473,6 +494,10 @@ class _Loader:
         return self.error(label, message, key, "bots", number - 1)
 
     def bot(self, number: int, item: dict[str, Any]) -> BotEntry:
+        for key, value in item.items():
+            if _too_deep(value):
+                raise self.bot_error(number, key, "arrays or tables nested more than "
+                                     f"{MAX_DEPTH} levels deep")
         for key in ("name", "bot"):
             value = item.get(key)
             if value is not None and (not isinstance(value, str) or not value.strip()):
