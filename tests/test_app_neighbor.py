@@ -107,7 +107,7 @@ def screen_text(app: App) -> str:
 # --- the controller --------------------------------------------------------------------
 def test_seats_name_humans_and_seed_bots_from_the_game() -> None:
     seats = make_neighbor_seats(["human", "smart", "random", "human"], seed=5)
-    assert [seat.name for seat in seats] == ["You 1", "Smart (2)", "Random (3)", "You 4"]
+    assert [seat.name for seat in seats] == ["Player 1", "Smart (2)", "Random (3)", "Player 4"]
     assert [seat.is_human for seat in seats] == [True, False, False, True]
     assert seats[1].bot is not None and isinstance(seats[1].bot, SmartNeighborBot)
     assert seats[1].bot.seed == derive_seed(5, "seat", 1) % 2**31
@@ -399,7 +399,7 @@ async def test_the_board_fits_and_marks_the_seven(specs: list[str],
         assert board.query_one("#neighbor-log").region.width >= 20
         assert board.query_one(DiceView).region.height >= 7
         text = screen_text(app)
-        assert "You ▶ uncovers one" in text
+        assert "You ▶ to uncover" in text
         assert f"You: {' + '.join(map(str, board.controller.game.last_roll))} = 7" in text
         assert "of 10 covered" in text and HATCH in text
         if size == (160, 48):

@@ -8,9 +8,13 @@ from __future__ import annotations
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
 from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.endings import DealOverScreen
+from trash_tui.app.endings import DealOverScreen, deal_lines
+from trash_tui.app.hot_seat import HotSeatScreen, default_names, names_problem
+from trash_tui.app.neighbor_widgets import last_roll
 from trash_tui.app.saving import MatchSaver
+from trash_tui.cli.replay_cmd import shown_once
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
+from trash_tui.engine.narrate import describe_event
 from trash_tui.history import History
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
@@ -198,3 +202,95 @@ async def test_item_3_every_footer_fits_at_80_columns() -> None:
         await look("rules help")
     assert seen == {name: [] for name in seen}, seen
     assert len(seen) == 7
+
+
+# --- item 9: grammar and names -------------------------------------------------------
+def test_item_9_sentences_about_you_are_in_the_second_person() -> None:
+    names = ["You", "Normal (2)"]
+    said = [describe_event(event, names) for event in (
+        ("cut", [(0, 5), (1, 8)], 0), ("deal", 1, 0, (10, 10)), ("place", 0, 3, 3, 20),
+        ("penalty", 0, 5), ("win", 0), ("extra", "last-turn", (0,)),
+        ("reveal", 0, (3,), True), ("match", 0, (1, 2)))]
+    assert said == [
+        "Cut: You 5♠, Normal (2) 8♠ — you deal",
+        "Deal 1: you play first; layouts You 10, Normal (2) 10",
+        "You put 3♠ on slot 3 and turn up 4♥",
+        "You pay for the forgotten call: draw and discard 5♠",
+        "You complete the layout and win the deal",
+        "Extra turns: you get one last turn",
+        "You turn up 3♠ — all in place: you shrink too",
+        "You win the match. Places: You 1, Normal (2) 2"]
+
+
+def test_item_9_verbs_agree_with_every_other_subject() -> None:
+    names = ["Ann 2", "Normal (2)", "Bob"]
+    assert describe_event(("place", 0, 3, 3, 20), names) == \
+        "Ann 2 puts 3♠ on slot 3 and turns up 4♥"  # "… 2" is a name, not "You"
+    assert describe_event(("extra", "last-turn", (1,)), names) == \
+        "Extra turns: Normal (2) gets one last turn"
+    assert describe_event(("extra", "last-turn", (1, 2)), names) == \
+        "Extra turns: Normal (2) and Bob get one last turn"
+    assert describe_event(("extra", "free-draws", (1,)), names) == \
+        "Extra turns: Normal (2) gets 1 free draw"
+    assert describe_event(("deal", 2, 2, (9, 9, 10)), names) == \
+        "Deal 2: Bob plays first; layouts Ann 2 9, Normal (2) 9, Bob 10"
+
+
+def test_item_9_the_end_of_a_deal_speaks_to_you() -> None:
+    controller = MatchController(Rules(start_size=2), make_seats(["human", "greedy"], 3), 3)
+    while not controller.match.history:
+        if controller.waiting_for_human:
+            controller.play(controller.legal()[0])
+        else:
+            controller.step_bot()
+    lines = deal_lines(controller.match, controller.match.history[-1], controller.names)
+    text = "\n".join(lines)
+    assert "You completes" not in text and "You wins" not in text
+    assert "You plays" not in text and "You shrinks" not in text and "You stays" not in text
+    assert ("You completed first and win the deal." in lines or
+            "Greedy (2) completed first and wins the deal." in lines)
+    assert any(line.startswith(("  ✓ You shrink", "  · You stay", "  ★ You ")) for line in lines)
+
+
+def test_item_9_the_dice_game_says_who_rolls_first_in_the_right_person() -> None:
+    assert last_roll([], ["You", "Ann", "Bob"], 0)[1] == "You roll first"
+    assert last_roll([], ["You", "Ann", "Bob"], 1)[1] == "Ann rolls first"
+
+
+def test_item_9_the_cli_replay_shows_every_name_once() -> None:
+    assert shown_once(["You", "Normal (2)"]) == ["You", "Normal (2)"]
+    assert shown_once(["greedy", "greedy", "hard"]) == ["greedy (1)", "greedy (2)", "hard"]
+
+
+def test_item_9_hot_seat_names_are_checked() -> None:
+    assert names_problem(["Ann", "Bob"]) is None
+    assert "same name" in (names_problem(["Ann", "ann "]) or "")
+    assert "Player 2" in (names_problem(["Ann", ""]) or "")
+    assert default_names(3, "You") == ["Player 1", "Player 2", "Player 3"]
+    assert default_names(2, "Robin") == ["Robin", "Player 2"]
+
+
+async def test_item_9_hot_seat_asks_the_players_names_for_the_dice_game_too() -> None:
+    app = create_app(Rules(), ["human", "normal"], seed=5, animation="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#lobby-game").value = "help-your-neighbor"
+        await pilot.pause()
+        lobby.query_one("#lobby-players").value = 3
+        lobby.query_one("#lobby-humans").value = 2
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, HotSeatScreen)
+        app.screen.query_one("#hot-seat-1").value = "Ann"
+        app.screen.query_one("#hot-seat-2").value = "Ann"
+        await pilot.click("#hot-seat-start")
+        await pilot.pause()
+        assert isinstance(app.screen, HotSeatScreen)  # two players, one name: refused
+        assert "same name" in str(app.screen.query_one("#hot-seat-problem").render())
+        app.screen.query_one("#hot-seat-2").value = "Bob"
+        app.screen.query_one("#hot-seat-2").focus()
+        await pilot.press("enter")  # Enter on the last name starts
+        await pilot.pause()
+        assert app.screen.controller.names[:2] == ["Ann", "Bob"]

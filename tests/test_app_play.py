@@ -7,6 +7,7 @@ import pytest
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen
 from trash_tui.app.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.hot_seat import HotSeatScreen
 from trash_tui.presets import preset_rules
 from trash_tui.rules import Rules
 
@@ -91,11 +92,16 @@ async def test_two_humans_share_the_keyboard_and_each_sees_their_own_view() -> N
         await pilot.pause()
         await pilot.press("n")
         await pilot.pause()
+        assert isinstance(app.screen, HotSeatScreen)  # their names first (issue 16, item 9)
+        app.screen.query_one("#hot-seat-1").value = "Ann"
+        app.screen.query_one("#hot-seat-2").value = "Bob"
+        await pilot.press("enter", "enter")
+        await pilot.pause()
         board = app.screen
         assert isinstance(board, BoardScreen)
         seats = board.controller.seats
         assert [seat.is_human for seat in seats] == [True, True, False]
-        assert [seat.name for seat in seats[:2]] == ["You 1", "You 2"]
+        assert [seat.name for seat in seats[:2]] == ["Ann", "Bob"]
         viewers = set()
         for _ in range(300):
             await pilot.pause()

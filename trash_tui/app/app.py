@@ -260,7 +260,9 @@ class TrashApp(App[None]):
             return random.SystemRandom().randrange(2**31)
         return self.seed + self._matches - 1
 
-    def start_match(self, rules: Rules, seats: Sequence[Any]) -> None:
+    def start_match(self, rules: Rules, seats: Sequence[Any],
+                    human_names: Sequence[str] = ()) -> None:
+        """A new match at this table; several humans take ``human_names`` (hot seat)."""
         from trash_tui.app.saving import start_saved_match
 
         seed = self.match_seed()
@@ -268,16 +270,17 @@ class TrashApp(App[None]):
         try:
             if history is not None:
                 controller = start_saved_match(history, self.owner, rules, seats, seed,
-                                               self.settings.name)
+                                               self.settings.name, human_names)
             else:
-                controller = MatchController(rules, make_seats(seats, seed,
-                                                               self.settings.name), seed)
+                controller = MatchController(rules, make_seats(
+                    seats, seed, self.settings.name, human_names=human_names), seed)
         except (BotError, RulesError, HistoryError, sqlite3.Error) as exc:
             self.tell(f"Cannot start the match: {exc}", severity="error")
             return
         self.open_board(controller)
 
-    def start_neighbor_game(self, seats: Sequence[str]) -> None:
+    def start_neighbor_game(self, seats: Sequence[str],
+                            human_names: Sequence[str] = ()) -> None:
         """A game of Help Your Neighbor at this table, saved in the history like a match."""
         from trash_tui.app.neighbor_controller import NeighborController
         from trash_tui.app.saving import start_saved_neighbor_game
@@ -287,10 +290,10 @@ class TrashApp(App[None]):
         try:
             if history is not None:
                 controller = start_saved_neighbor_game(history, self.owner, list(seats), seed,
-                                                       self.settings.name)
+                                                       self.settings.name, human_names)
             else:
-                controller = NeighborController.from_specs(list(seats), seed,
-                                                           human_name=self.settings.name)
+                controller = NeighborController.from_specs(
+                    list(seats), seed, human_name=self.settings.name, human_names=human_names)
         except (BotError, ValueError, HistoryError, sqlite3.Error) as exc:
             self.tell(f"Cannot start the game: {exc}", severity="error")
             return

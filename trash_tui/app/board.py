@@ -47,7 +47,7 @@ from trash_tui.engine.actions import (
     describe_action,
     wild_action,
 )
-from trash_tui.engine.narrate import describe_event
+from trash_tui.engine.narrate import describe_event, says
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.rules import TRASH, WILD
@@ -173,7 +173,7 @@ class BoardScreen(Screen[None]):
             return
         self.animating = True
         name = controller.names[before.to_move]
-        self.set_status(f"{name} plays a chain…")
+        self.set_status(f"{says(name, 'plays')} a chain…")
         self._next_frame(frames, start)
 
     def _next_frame(self, frames: list[tuple[Observation, int]], start: int) -> None:
@@ -194,7 +194,7 @@ class BoardScreen(Screen[None]):
             return "The match is over."
         name = controller.names[controller.to_move]
         if not controller.waiting_for_human:
-            return f"{name} is playing…"
+            return f"{says(name, 'is')} playing…"
         legal = controller.legal()
         wilds = [action - WILD_BASE for action in legal if action > WILD_BASE]
         choices = [f"{self.key_for(a)}: {describe_action(a)}" for a in legal

@@ -40,16 +40,19 @@ class Seat:
 
 
 def make_seats(specs: Sequence[str | Mapping[str, Any]], seed: int,
-               human_name: str = "You", build: Callable[..., Any] = make_bot) -> list[Seat]:
+               human_name: str = "You", build: Callable[..., Any] = make_bot,
+               human_names: Sequence[str] = ()) -> list[Seat]:
     """Seats from specs: ``"human"`` or a bot spec (name, path, TOML inline table, or a
-    table as a dict) that ``build(spec, seed=...)`` turns into a bot. Several humans (hot
-    seat) are told apart by their seat number; a bot's name says what it is and where it
-    sits; each bot's seed comes from the game's seed and its seat."""
+    table as a dict) that ``build(spec, seed=...)`` turns into a bot. A lone human is
+    ``human_name``; several humans (hot seat) take ``human_names`` in order (the names
+    they gave), else "Player N" by seat; a bot's name says what it is and where it sits;
+    each bot's seed comes from the game's seed and its seat."""
     seats = []
     humans = sum(1 for spec in specs if spec == HUMAN)
+    given = iter(human_names)
     for index, spec in enumerate(specs):
         if spec == HUMAN:
-            name = human_name if humans == 1 else f"{human_name} {index + 1}"
+            name = next(given, None) or (human_name if humans == 1 else f"Player {index + 1}")
             seats.append(Seat(name))
         else:
             bot = build(spec, seed=derive_seed(seed, "seat", index) % 2**31)

@@ -19,6 +19,7 @@ from textual.widgets import Button, Label
 
 from trash_tui.app.footer import TrashFooter
 from trash_tui.engine.match import DealSummary, Match
+from trash_tui.engine.narrate import inside, says, verb
 
 
 def _slots(count: int) -> str:
@@ -31,24 +32,29 @@ def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list
         return [f"The deal is void: {summary.voided}.", "The same layouts are dealt again."]
     lines = []
     if summary.winner is not None:
-        lines.append(f"{names[summary.winner]} completed first and wins the deal.")
+        name = names[summary.winner]
+        lines.append(f"{name} completed first and {verb(name, 'wins')} the deal.")
     after = list(summary.sizes)
     for seat in summary.shrinking:
         after[seat] -= 1
     champion = match.result.winner if match.result is not None else None
     for seat, name in enumerate(names):
         if seat == champion and after[seat] <= match.rules.target_size:
-            change = "★ completes the last layout and wins the match"
+            change = (f"★ {says(name, 'completes')} the last layout and "
+                      f"{verb(name, 'wins')} the match")
         elif seat == champion:
-            change = f"★ wins the match with the smallest layout ({_slots(after[seat])})"
+            change = (f"★ {says(name, 'wins')} the match with the smallest layout "
+                      f"({_slots(after[seat])})")
         elif seat in summary.shrinking:
-            change = f"✓ shrinks to {_slots(after[seat])}"
+            change = f"✓ {says(name, 'shrinks')} to {_slots(after[seat])}"
         else:
             left = summary.face_down[seat]
-            change = f"· stays at {_slots(after[seat])} ({left} face down left)"
-        lines.append(f"  {name}: {change}")
+            change = f"· {says(name, 'stays')} at {_slots(after[seat])} ({left} face down left)"
+        lines.append(f"  {change}")
     if not match.over:
-        lines.append(f"Next: deal {match.deal_number}; {names[match.first]} plays first.")
+        first = names[match.first]
+        lines.append(f"Next: deal {match.deal_number}; {inside(first)} "
+                     f"{verb(first, 'plays')} first.")
     return lines
 
 

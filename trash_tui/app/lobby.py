@@ -11,6 +11,7 @@ toast over the footer; it goes when the form changes or another screen opens.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
@@ -23,6 +24,7 @@ from textual.widgets import Button, Label, Select, Static
 from trash_tui import __version__
 from trash_tui.app.controller import HUMAN
 from trash_tui.app.footer import TrashFooter
+from trash_tui.app.hot_seat import HotSeatScreen, default_names
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
@@ -255,7 +257,21 @@ class LobbyScreen(Screen[None]):
             self.say("Free draws are a 2-player rule: choose 2 players or other rules.",
                         severity="error")
             return
-        self.trash_app.start_match(rules, seats)
+        self.ask_names(seats, lambda names: self.trash_app.start_match(rules, seats, names))
+
+    def ask_names(self, seats: list[Any], start: Callable[[Sequence[str]], None]) -> None:
+        """Start at once with one human; with several (hot seat), ask their names first."""
+        humans = seats.count(HUMAN)
+        if humans < 2:
+            start(())
+            return
+
+        def chosen(names: list[str] | None) -> None:
+            if names is not None:
+                start(names)
+
+        self.app.push_screen(HotSeatScreen(default_names(humans, self.trash_app.settings.name)),
+                             callback=chosen)
 
     def new_neighbor_game(self) -> None:
         players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
@@ -268,7 +284,8 @@ class LobbyScreen(Screen[None]):
             self.say("More humans than players: choose more players or fewer humans.",
                         severity="error")
             return
-        self.trash_app.start_neighbor_game([HUMAN] * humans + [level] * (players - humans))
+        seats = [HUMAN] * humans + [level] * (players - humans)
+        self.ask_names(seats, lambda names: self.trash_app.start_neighbor_game(seats, names))
 
     def action_continue_match(self) -> None:
         self.trash_app.continue_match()

@@ -24,12 +24,13 @@ from trash_tui.neighbor.engine import (
 NeighborSeat = Seat
 
 
-def make_neighbor_seats(specs: Sequence[str], seed: int,
-                        human_name: str = "You") -> list[NeighborSeat]:
+def make_neighbor_seats(specs: Sequence[str], seed: int, human_name: str = "You",
+                        human_names: Sequence[str] = ()) -> list[NeighborSeat]:
     """Seats from specs: ``"human"`` or a neighbor bot's name ("random", "smart"), named
     and seeded as ``make_seats`` does. BotError (from ``make_neighbor_bot``) for an
     unknown name."""
-    return make_seats(specs, seed, human_name, build=make_neighbor_bot)
+    return make_seats(specs, seed, human_name, build=make_neighbor_bot,
+                      human_names=human_names)
 
 
 class NeighborController:
@@ -48,9 +49,11 @@ class NeighborController:
 
     @classmethod
     def from_specs(cls, specs: Sequence[str], seed: int, human_name: str = "You", *,
-                   dice: DiceSource | None = None) -> NeighborController:
+                   dice: DiceSource | None = None,
+                   human_names: Sequence[str] = ()) -> NeighborController:
         """A game for seat specs (``"human"`` or a bot name), see ``make_neighbor_seats``."""
-        return cls(make_neighbor_seats(specs, seed, human_name), seed, dice=dice)
+        return cls(make_neighbor_seats(specs, seed, human_name, human_names), seed,
+                   dice=dice)
 
     @property
     def names(self) -> list[str]:

@@ -28,6 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from trash_tui.neighbor.engine import MARKERS, ROWS
+from trash_tui.neighbor.narrate import says
 
 MARKER_GAP = 1  # columns between two markers of a row
 PANEL_FRAME = (4, 2)  # what PlayerPanel's DEFAULT_CSS adds: round border, padding 0 1
@@ -37,7 +38,7 @@ HATCH = "▒"
 SIDE_WIDTH = (30, 56)  # the board's side (dice and log): at least, at most (columns)
 
 ROLL_MARK = ("▶ to roll", "▶ roll")
-UNCOVER_MARK = ("▶ uncovers one", "▶ uncover")
+UNCOVER_MARK = ("▶ to uncover", "▶ uncover")
 WIN_MARK = ("★ winner", "★")
 
 DIE_WIDTH, DIE_HEIGHT, DICE_GAP = 9, 5, 2
@@ -101,7 +102,7 @@ def die_lines(face: int | None) -> list[str]:
 
 
 class PlayerPanel(Widget):
-    """One player: name and mark ("▶ to roll", "▶ uncovers one", "★ winner"), the two
+    """One player: name and mark ("▶ to roll", "▶ to uncover", "★ winner"), the two
     rows of markers (2–6, 8–12) and "N of 10 covered".
 
     ``choices`` are the markers the human to move may uncover now: they are drawn
@@ -428,4 +429,4 @@ def last_roll(events: Sequence[tuple], names: Sequence[str],
         if event[0] == "roll":
             _, seat, first, second = event
             return (first, second), f"{names[seat]}: {first} + {second} = {first + second}"
-    return None, f"{names[to_move]} rolls first"
+    return None, f"{says(names[to_move], 'rolls')} first"

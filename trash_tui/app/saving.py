@@ -80,9 +80,12 @@ class MatchSaver(Saver):
 
 
 def start_saved_match(history: History, owner: str, rules: Rules, specs: Sequence[Any],
-                      seed: int, human_name: str = "You") -> MatchController:
-    """A new match at this table, saved in ``history`` from its first action."""
-    controller = MatchController(rules, make_seats(list(specs), seed, human_name), seed)
+                      seed: int, human_name: str = "You",
+                      human_names: Sequence[str] = ()) -> MatchController:
+    """A new match at this table, saved in ``history`` from its first action (several
+    humans take ``human_names``, see ``make_seats``)."""
+    controller = MatchController(rules, make_seats(list(specs), seed, human_name,
+                                                   human_names=human_names), seed)
     holder = secrets.token_hex(8)
     match_id = history.start_match(owner, rules.to_dict(), list(specs), controller.names, seed,
                                    holder=holder)
@@ -127,10 +130,12 @@ class NeighborSaver(Saver):
 
 
 def start_saved_neighbor_game(history: History, owner: str, specs: Sequence[str], seed: int,
-                              human_name: str = "You") -> NeighborController:
+                              human_name: str = "You",
+                              human_names: Sequence[str] = ()) -> NeighborController:
     """A new game of Help Your Neighbor at this table, saved in ``history`` from its first
     action."""
-    controller = NeighborController(make_neighbor_seats(list(specs), seed, human_name), seed)
+    controller = NeighborController(make_neighbor_seats(list(specs), seed, human_name,
+                                                        human_names), seed)
     holder = secrets.token_hex(8)
     match_id = history.start_match(owner, {}, list(specs), controller.names, seed,
                                    game=NEIGHBOR, holder=holder)

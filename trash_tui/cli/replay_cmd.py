@@ -18,6 +18,13 @@ from trash_tui.text import visible
 NEIGHBOR_KIND = NEIGHBOR
 
 
+def shown_once(names: list[str]) -> list[str]:
+    """The seats' names as the log says them: each as it is ("Normal (2)", "seat 0"), and
+    a name several seats share with the seat's number after it ("greedy (1)")."""
+    return [f"{name} ({seat + 1})" if names.count(name) > 1 else name
+            for seat, name in enumerate(names)]
+
+
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--check", is_flag=True, help="Only replay and compare; exit 1 on any "
@@ -51,7 +58,7 @@ def replay_command(file: str, check: bool) -> None:
                    "identically)")
         return
     for number, (document, game) in enumerate(zip(records, games, strict=True), start=1):
-        names = [f"{visible(name)} ({seat})" for seat, name in enumerate(document["seats"])]
+        names = shown_once([visible(name) for name in document["seats"]])
         if len(records) > 1:
             click.echo(f"=== record {number} ===")
         context = document.get("context")

@@ -1,4 +1,9 @@
-"""Turning engine events into sentences for logs: ``trash replay`` and the board's log."""
+"""Turning engine events into sentences for logs: ``trash replay`` and the board's log.
+
+The human at the keyboard is named "You" and is spoken to in the second person ("You
+draw", "Deal 2: you play first"); every other name takes the third person ("Ann draws").
+Each name is said once, as it is given.
+"""
 
 from __future__ import annotations
 
@@ -11,24 +16,33 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_label(c) for c in cards) or "nothing"
 
 
-_SECOND_PERSON = {"draws": "draw", "puts": "put", "swaps": "swap", "leaves": "leave",
-                  "calls": "call", "forgets": "forget", "discards": "discard", "pays": "pay",
-                  "completes": "complete", "turns": "turn", "wins": "win"}
+#: The human at the keyboard is "You": verbs after it lose their -s ("You draw").
+YOU = "You"
+_SECOND_PERSON = {"has": "have", "is": "are", "was": "were"}
 
 
-def _agree(line: str) -> str:
-    """'You draws' reads 'You draw': the verb after a leading 'You' takes no -s."""
-    if line.startswith("You "):
-        head, _, rest = line[4:].partition(" ")
-        rest = rest.replace(" and wins ", " and win ").replace(" and turns ", " and turn ")
-        return f"You {_SECOND_PERSON.get(head, head)} {rest}".rstrip()
-    return line
+def verb(name: str, third_person: str) -> str:
+    """``third_person`` ("draws") agreeing with ``name``: "draw" after "You" (exactly:
+    "You 2" is a name, not the second person), else as it is."""
+    if name != YOU:
+        return third_person
+    return _SECOND_PERSON.get(third_person, third_person.removesuffix("s"))
+
+
+def says(name: str, third_person: str) -> str:
+    """The name and its verb, agreeing: "Ann draws", "You draw"."""
+    return f"{name} {verb(name, third_person)}"
+
+
+def inside(name: str) -> str:
+    """``name`` inside a sentence: "you" for "You"."""
+    return "you" if name == YOU else name
 
 
 def describe_event(event: tuple, names: Sequence[str]) -> str | None:
-    """A sentence for ``event``; None for events that need no line of their own."""
-    line = _describe(event, names)
-    return _agree(line) if line else line
+    """A sentence for ``event``; None for events that need no line of their own. A seat
+    named "You" is spoken to in the second person ("You draw", "you play first")."""
+    return _describe(event, names)
 
 
 def _describe(event: tuple, names: Sequence[str]) -> str | None:
@@ -37,49 +51,68 @@ def _describe(event: tuple, names: Sequence[str]) -> str | None:
     def who(seat: int | None) -> str:
         return "nobody" if seat is None else names[seat]
 
+    def does(seat: int | None, third_person: str) -> str:
+        """The seat and its verb, agreeing: "Ann draws", "You draw"."""
+        return says(who(seat), third_person)
+
+    def then(seat: int | None, third_person: str) -> str:
+        """The same inside a sentence: "Ann deals", "you deal"."""
+        name = who(seat)
+        return f"{inside(name)} {verb(name, third_person)}"
+
     if kind == "cut":
         draws, dealer = event[1], event[2]
         cut = ", ".join(f"{who(seat)} {card_label(card)}" for seat, card in draws)
         if dealer is None:
             return f"Cut: {cut} — a tie for lowest, cut again"
-        return f"Cut: {cut} — {who(dealer)} deals"
+        return f"Cut: {cut} — {then(dealer, 'deals')}"
     if kind == "deal":
         number, first, sizes = event[1], event[2], event[3]
         layout = ", ".join(f"{names[s]} {size}" for s, size in enumerate(sizes))
-        return f"Deal {number}: {who(first)} plays first; layouts {layout}"
+        return f"Deal {number}: {then(first, 'plays')} first; layouts {layout}"
     if kind == "draw":
         source = "the stock" if event[2] == "stock" else "the discard pile"
-        return f"{who(event[1])} draws {card_label(event[3])} from {source}"
+        return f"{does(event[1], 'draws')} {card_label(event[3])} from {source}"
     if kind == "reshuffle":
         return f"The stock is empty: {event[1]} discards are shuffled into a new stock"
     if kind == "place":
-        return (f"{who(event[1])} puts {card_label(event[3])} on slot {event[2]} and turns "
-                f"up {card_label(event[4])}")
+        return (f"{does(event[1], 'puts')} {card_label(event[3])} on slot {event[2]} and "
+                f"{verb(who(event[1]), 'turns')} up {card_label(event[4])}")
     if kind == "swap":
-        return (f"{who(event[1])} swaps {card_label(event[3])} for the wild "
+        return (f"{does(event[1], 'swaps')} {card_label(event[3])} for the wild "
                 f"{card_label(event[4])} on slot {event[2]}")
     if kind == "keep":
-        return f"{who(event[1])} leaves the wild on slot {event[2]}"
+        return f"{does(event[1], 'leaves')} the wild on slot {event[2]}"
     if kind == "call":
-        return f"{who(event[1])} calls \"Trash!\""
+        return f"{does(event[1], 'calls')} \"Trash!\""
     if kind == "silent":
-        return f"{who(event[1])} forgets to call \"Trash!\""
+        return f"{does(event[1], 'forgets')} to call \"Trash!\""
     if kind == "discard":
-        return f"{who(event[1])} discards {card_label(event[2])}"
+        return f"{does(event[1], 'discards')} {card_label(event[2])}"
     if kind == "penalty":
-        return (f"{who(event[1])} pays for the forgotten call: draws and discards "
-                f"{card_label(event[2])}")
+        name = who(event[1])
+        return (f"{does(event[1], 'pays')} for the forgotten call: {verb(name, 'draws')} "
+                f"and {verb(name, 'discards')} {card_label(event[2])}")
     if kind == "win":
-        return f"{who(event[1])} completes the layout and wins the deal"
+        return (f"{does(event[1], 'completes')} the layout and "
+                f"{verb(who(event[1]), 'wins')} the deal")
     if kind == "complete":
-        return f"{who(event[1])} completes the layout too"
+        return f"{does(event[1], 'completes')} the layout too"
     if kind == "extra":
-        seats = ", ".join(who(s) for s in dict.fromkeys(event[2]))
-        what = "one last turn" if event[1] == "last-turn" else f"{len(event[2])} free draws"
-        return f"Extra turns: {seats} get {what}"
+        seats = list(dict.fromkeys(event[2]))
+        if event[1] == "last-turn":
+            what = "one last turn"
+        else:
+            count = len(event[2])
+            what = f"{count} free draw{'s' if count != 1 else ''}"
+        if len(seats) == 1:
+            return f"Extra turns: {then(seats[0], 'gets')} {what}"
+        return f"Extra turns: {_join([inside(who(s)) for s in seats])} get {what}"
     if kind == "reveal":
-        verdict = "all in place: shrinks too" if event[3] else "no shrink"
-        return f"{who(event[1])} turns up {_cards(event[2])} — {verdict}"
+        name = who(event[1])
+        verdict = (f"all in place: {inside(name)} {verb(name, 'shrinks')} too" if event[3]
+                   else "no shrink")
+        return f"{does(event[1], 'turns')} up {_cards(event[2])} — {verdict}"
     if kind == "void":
         return f"The deal is void: {event[1]}; it is dealt again"
     if kind == "end":
@@ -89,5 +122,10 @@ def _describe(event: tuple, names: Sequence[str]) -> str | None:
         places = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event[2]))
         if event[1] is None:
             return "The match is abandoned: too many void deals in a row"
-        return f"{who(event[1])} wins the match. Places: {places}"
+        return f"{does(event[1], 'wins')} the match. Places: {places}"
     return None
+
+
+def _join(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
