@@ -885,3 +885,121 @@ def test_cli_bot_errors_are_one_line(spec: str, fragments: tuple[str, ...]) -> N
 def test_cli_error_for_a_multi_line_spec_is_one_line() -> None:
     one_line_error(trash("simulate", "--matches", "2", "--bot",
                          '{ name = "normal",\n  mistakes = 0.1 }'), "TOML")
+
+
+# --- bots that misbehave in any way: one line, exit 2 -------------------------------------------
+MISBEHAVING = {
+    "base_exception.py": "raise BaseException('at import')\n",
+    "exits.py": "import sys\nsys.exit(3)\n",
+    "interrupts_generator.py": "raise GeneratorExit\n",
+}
+
+
+@pytest.mark.parametrize(("name", "fragments"), [
+    ("base_exception.py", ("failed to load", "BaseException: at import")),
+    ("exits.py", ("failed to load", "it called sys.exit(3)")),
+    ("interrupts_generator.py", ("failed to load", "GeneratorExit")),
+])
+def test_a_bot_file_that_raises_anything_or_exits_at_import_is_a_bot_error(
+        tmp_path: Path, name: str, fragments: tuple[str, ...]) -> None:
+    path = tmp_path / name
+    path.write_text(MISBEHAVING[name], encoding="utf-8")
+    bot_error(str(path), name, *fragments)
+    one_line_error(trash("simulate", "--matches", "1", "--bot", str(path)), name, *fragments)
+    one_line_error(trash("bots", "show", str(path)), name, *fragments)
+
+
+def test_a_folder_given_as_a_bot_file_is_said_to_be_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "my_bots"
+    folder.mkdir()
+    for spec in (str(folder), f"{folder}/", f"{folder}:SomeBot"):
+        bot_error(spec, "my_bots", "is a directory, not a Python file")
+    one_line_error(trash("simulate", "--matches", "1", "--bot", "my_bots", cwd=tmp_path),
+                   "bot file my_bots: is a directory")
+
+
+EXITING_BOTS = '''
+import sys
+
+from bots.base import Bot
+
+
+class ExitingBot(Bot):
+    name = "exiting"
+    where = "choose"
+
+    def start_match(self, seat, players, rules):
+        if self.where == "start_match":
+            sys.exit(4)
+
+    def choose(self, observation, legal):
+        if self.where == "choose":
+            raise SystemExit("\\x1b[2Jbye")
+        return legal[0]
+'''
+
+
+@pytest.mark.parametrize("where", ["choose", "start_match"])
+@pytest.mark.parametrize("mode", ["--deals", "--matches"])
+def test_a_bot_that_exits_while_playing_forfeits_with_one_line(tmp_path: Path, where: str,
+                                                                mode: str) -> None:
+    path = tmp_path / "exiting.py"
+    path.write_text(EXITING_BOTS.replace('where = "choose"', f'where = "{where}"'),
+                    encoding="utf-8")
+    line = one_line_error(trash("simulate", mode, "2", "--bot", "greedy", "--bot", str(path)),
+                          "a bot failed: seat 1 (exiting(seed=", "SystemExit")
+    assert "\x1b" not in line
+    if where == "choose":
+        assert "\\x1b[2Jbye" in line  # what the bot said, escaped
+
+
+class InterruptedBot(Bot):
+    name = "interrupted"
+
+    def choose(self, observation: Observation, legal: Sequence[int]) -> int:
+        raise KeyboardInterrupt
+
+
+def test_a_bot_failure_covers_system_exit_but_not_ctrl_c() -> None:
+    class ExitBot(Bot):
+        name = "exit"
+
+        def choose(self, observation: Observation, legal: Sequence[int]) -> int:
+            raise SystemExit(5)
+
+    check_failure(ExitBot(), "error", "SystemExit: 5")
+    with pytest.raises(KeyboardInterrupt):
+        play_match(STANDARD, [make_bot("greedy"), InterruptedBot()], 3)
+
+
+def test_a_bot_that_fails_to_start_is_a_bot_error(tmp_path: Path) -> None:
+    path = tmp_path / "fragile.py"
+    path.write_text("from bots.base import Bot\n\n\nclass FragileBot(Bot):\n"
+                    "    name = 'fragile'\n\n    def __init__(self, seed=0, **options):\n"
+                    "        raise ValueError('\\x1b]0;no\\x07')\n\n"
+                    "    def choose(self, observation, legal):\n        return legal[0]\n",
+                    encoding="utf-8")
+    message = bot_error(str(path), "fragile.py", "failed to start",
+                        "ValueError: \\x1b]0;no\\x07")
+    assert "\x1b" not in message
+
+
+def test_bots_show_escapes_what_a_bot_says_about_itself(tmp_path: Path) -> None:
+    path = tmp_path / "loud.py"
+    path.write_text("from bots.base import Bot, Param\n\n\nclass LoudBot(Bot):\n"
+                    "    '''A bot\n\n    with a docstring.'''\n"
+                    "    name = 'loud\\x1b[2J'\n    description = ''\n"
+                    "    params = {'\\x1b]0;t\\x07': Param(0.5, 'clears \\x1b[2J', 0.0, 1.0)}\n\n"
+                    "    def choose(self, observation, legal):\n        return legal[0]\n",
+                    encoding="utf-8")
+    result = trash("bots", "show", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0] == "loud\\x1b[2J: A bot with a docstring."
+    assert lines[2].startswith("  \\x1b]0;t\\x07 = 0.5") and "clears \\x1b[2J" in lines[2]
+    broken = tmp_path / "broken_params.py"
+    broken.write_text("from bots.base import Bot\n\n\nclass B(Bot):\n    name = 'b'\n"
+                      "    params = 3\n\n    def choose(self, observation, legal):\n"
+                      "        return legal[0]\n", encoding="utf-8")
+    one_line_error(trash("bots", "show", str(broken)), "cannot describe its parameters")

@@ -380,3 +380,42 @@ def test_wilson_interval_is_symmetric_and_contains_p(successes: int, trials: int
     assert low == pytest.approx(1 - other_high)
     assert high == pytest.approx(1 - other_low)
     assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+# --- hardening: what used to end in a traceback -------------------------------------------------
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [
+    ["simulate", "--deals", "50"],
+    ["simulate", "--matches", "2", "--players", "3", "--bot", "random", "--bot", "normal"],
+    ["neighbor", "simulate", "--games", "20"],
+], ids=["deals", "matches-with-bots", "neighbor"])
+def test_a_record_file_that_cannot_be_written_is_one_line(tmp_path: Path,
+                                                          args: list[str]) -> None:
+    assert_one_line_error(trash(*args, "--record", "/dev/full", cwd=tmp_path),
+                          "--record: cannot write /dev/full: No space left on device")
+
+
+def test_a_record_file_in_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    assert_one_line_error(trash("neighbor", "simulate", "--games", "2", "--record",
+                                "nowhere/out.jsonl", cwd=tmp_path),
+                          "--record: cannot write nowhere/out.jsonl")
+
+
+@pytest.mark.parametrize("command", [[b"simulate", b"--deals", b"5"],
+                                     [b"neighbor", b"simulate", b"--games", b"5"]],
+                         ids=["simulate", "neighbor-simulate"])
+def test_a_seed_that_is_not_utf8_is_one_line(tmp_path: Path, command: list[bytes]) -> None:
+    """The seed reaches the program as bytes that are not UTF-8 (a Latin-1 terminal)."""
+    result = subprocess.run([_trash_exe().encode(), *command, b"--seed", b"caf\xe9"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert_one_line_error(result, "--seed", "caf\\udce9 is not UTF-8 text")
+
+
+def test_bot_labels_are_printed_escaped(tmp_path: Path) -> None:
+    label = '{ bot = "greedy", name = "\\u001b[2Jevil\\u202e" }'
+    result = trash("simulate", "--deals", "5", "--bot", label, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "bots \\x1b[2Jevil\\u202e, \\x1b[2Jevil\\u202e, seed 1" in result.stdout
+    assert "  seat 0  \\x1b[2Jevil\\u202e  " in result.stdout

@@ -80,3 +80,58 @@ def test_bad_ids_and_other_players_matches_are_one_line_errors(tmp_path: Path) -
     missing = trash("history", "list", "--history", str(tmp_path / "none.sqlite3"),
                     cwd=tmp_path)
     assert missing.returncode == 2 and "nothing has been played yet" in missing.stderr
+
+
+def test_player_takes_a_display_name_too(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    _, _, theirs = fill(db)
+    by_name = trash("history", "list", "--player", "Alice", "--history", str(db), cwd=tmp_path)
+    assert by_name.returncode == 0, by_name.stderr
+    assert by_name.stdout.splitlines()[1].split()[0] == str(theirs)
+    exported = trash("history", "export", str(theirs), "--player", "Alice", "--history",
+                     str(db), cwd=tmp_path)
+    assert exported.returncode == 0 and json.loads(exported.stdout)["kind"] == "match"
+    helped = trash("history", "list", "--help", cwd=tmp_path)
+    assert "display name" in " ".join(helped.stdout.split())
+    with History(db) as history:
+        history.register_player("SHA256:another", "Alice")
+    twice = trash("history", "list", "--player", "Alice", "--history", str(db), cwd=tmp_path)
+    assert twice.returncode == 2 and twice.stderr.count("\n") == 1
+    assert "2 SSH players are called 'Alice': give one's identity" in twice.stderr
+
+
+def test_an_id_too_large_for_the_database_is_no_such_match(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    result = trash("history", "export", "99999999999999999999999", "--history", str(db),
+                   cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == f"trash: error: no match 99999999999999999999999 in {db}\n"
+
+
+def test_names_from_the_database_are_printed_escaped(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    dice, _, _ = fill(db)
+    with History(db) as history:
+        history.register_player("SHA256:\x1b[2J", "Eve\x1b]0;owned\x07")
+        history.db.execute("UPDATE matches SET names = ?, winner = ? WHERE id = ?",
+                           (json.dumps(["Ann\u202e", "Bob\nforged", "Cy"]), "Ann\u202e", dice))
+    listed = trash("history", "list", "--history", str(db), cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "won by Ann\\u202e; Ann\\u202e, Bob\\nforged, Cy" in listed.stdout
+    players = trash("history", "players", "--history", str(db), cwd=tmp_path)
+    assert "SHA256:\\x1b[2J  Eve\\x1b]0;owned\\x07  (last seen" in players.stdout
+    for output in (listed.stdout, players.stdout):
+        assert "\x1b" not in output and "\u202e" not in output and "\x07" not in output
+    assert len(listed.stdout.splitlines()) == 3  # no forged line
+
+
+def test_a_damaged_row_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    dice, _, _ = fill(db)
+    with History(db) as history:
+        history.db.execute("UPDATE matches SET names = '[1' WHERE id = ?", (dice,))
+    for args in (["list"], ["export", str(dice)]):
+        result = trash("history", *args, "--history", str(db), cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith(f"trash: error: history database {db}: cannot read it")
