@@ -582,3 +582,22 @@ def test_errors_quoting_the_file_escape_control_characters(tmp_path: Path, line:
     message = one_line_error(result, "t.toml:3: ")
     assert_safe(message)
     assert len(message) < len(str(path)) + 300
+
+
+def test_the_live_progress_bar_shows_bot_names_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal the bar names the leader; a name that looks like rich markup (or holds
+    control characters) is shown as it is written, cleaned, and never breaks the bar."""
+    from trash_tui.cli.tournament_cmd import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    progress = Progress(["[/x]\x1b[2J", "[bold]b"], 4)
+    progress(1, 4, 0.5, {0: {"seats": [0, 1], "places": [1, 2]}})
+    progress(4, 4, 1.0, {0: {"seats": [0, 1], "places": [1, 2]}})
+    progress.close()
+    shown = terminal.getvalue()
+    assert "leader [/x][2J 100.0%" in shown and "\x1b[2J" not in shown

@@ -44,7 +44,7 @@ class Progress:
 
             self.bar = Bar(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
                            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                           TextColumn("{task.fields[leader]}"), transient=True,
+                           TextColumn("{task.fields[leader]}", markup=False), transient=True,
                            console=Console(stderr=True))
             self.task = self.bar.add_task("games", total=planned, rate="", leader="")
             self.bar.start()
