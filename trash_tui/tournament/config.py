@@ -636,8 +636,7 @@ def load_tournament(path: str | Path) -> TournamentConfig:
 def _canonical_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """A bot spec as it affects play: a file bot is named by its code's SHA-256, not its
     path, so moving the folder keeps the fingerprint and editing the bot changes it."""
-    if "command" in spec or spec.get("isolate") is True:
-        spec = canonical_process_spec(spec)
+    spec = canonical_process_spec(spec)  # where and how a bot process runs: left out
     canonical = dict(spec)
     reference = str(canonical.get("bot", ""))
     if _is_path_reference(reference):
