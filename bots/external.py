@@ -213,7 +213,7 @@ class ExternalBot(Bot):
         self.isolated = "command" not in spec
         self.seed = seed
         self.rng = Rng(derive_seed(seed, "bot", label))
-        self.options: dict[str, Any] = {}
+        self.options: dict[str, Any] = dict(params)  # sent in hello
         self.seat, self.players, self.rules = 0, 0, Rules()
         self.process: BotProcess | None = None
         self.pending: list[bytes] = []
