@@ -5,10 +5,13 @@ pilot, seeded games, no clock)."""
 
 from __future__ import annotations
 
+import html
+import re
+
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
 from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.endings import DealOverScreen, deal_lines
+from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines
 from trash_tui.app.hot_seat import HotSeatScreen, default_names, names_problem
 from trash_tui.app.neighbor_widgets import last_roll
 from trash_tui.app.saving import MatchSaver
@@ -294,3 +297,56 @@ async def test_item_9_hot_seat_asks_the_players_names_for_the_dice_game_too() ->
         await pilot.press("enter")  # Enter on the last name starts
         await pilot.pause()
         assert app.screen.controller.names[:2] == ["Ann", "Bob"]
+
+
+# --- item 10: cut or stale text ------------------------------------------------------
+def screen_words(app) -> str:
+    """The screen's text with box borders dropped and runs of spaces made one, so a
+    sentence wrapped over two lines reads as one."""
+    svg = app.export_screenshot()
+    texts = re.findall(r"<text [^>]*>(.*?)</text>", svg)
+    text = html.unescape(" ".join(texts)).replace("\xa0", " ")
+    return " ".join(re.sub(r"[│┃║▊▎▌▐█▔▁╭╮╰╯─━]", " ", text).split())
+
+
+async def test_item_10_the_end_of_match_box_shows_every_sentence_whole() -> None:
+    app = board_app(rules=Rules(start_size=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await play_to(pilot, board, lambda: isinstance(app.screen, StandingsScreen))
+        await pilot.pause()
+        shown = screen_words(app)
+        for line in app.screen.lines:
+            assert " ".join(line.split()) in shown, line
+        assert "the match" in shown
+
+
+async def test_item_10_the_log_keeps_up_with_the_board_during_your_chain() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="fast", play_now=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        log = board.query_one("#board-log")
+        frames: list[tuple[bool, str, str]] = []
+        show = board.show
+
+        def watched(observation, upto: int) -> None:
+            show(observation, upto)
+            if board.animating and board.controller.seats[observation.to_move].is_human:
+                said = [line for line in (describe_event(e, board.controller.names)
+                                          for e in board.controller.match.events[:upto]) if line]
+                frames.append((log.scroll_y == log.max_scroll_y, said[-1],
+                               log.lines[-1].text))
+
+        board.show = watched
+        for _ in range(600):
+            await pilot.pause(0.02)
+            if len(frames) >= 12 or isinstance(app.screen, DealOverScreen):
+                break
+            if board.controller.waiting_for_human and not board.animating:
+                await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+        assert len(frames) >= 6  # some of your chains were shown step by step
+        for at_end, last_said, last_line in frames:
+            assert at_end  # the newest line is in view with the frame it describes
+            assert last_said.endswith(last_line)  # (the log wraps long lines)

@@ -153,10 +153,13 @@ class BoardScreen(Screen[None]):
         self.query_one(TableView).update_view(observation, controller.names)
         self.query_one(PileView).update_view(observation)
         log = self.query_one(RichLog)
-        for event in controller.match.events[self.logged:events_upto]:
-            line = describe_event(event, controller.names)
-            if line:
-                log.write(line)
+        lines = [line for line in (describe_event(event, controller.names)
+                                   for event in controller.match.events[self.logged:events_upto])
+                 if line]
+        for line in lines:
+            log.write(line, scroll_end=False)
+        if lines:  # at once, with the table: a deferred scroll left the log a step behind
+            log.scroll_end(animate=False, immediate=True, x_axis=False)
         self.logged = max(self.logged, events_upto)
 
     def make_move(self, move: Callable[[], object]) -> None:

@@ -3,7 +3,7 @@
 ``deal_lines`` and ``standings_lines`` turn the engine's summaries into sentences (no UI),
 so the screens, the replay viewer and tests share them. ``DealOverScreen`` is a modal
 over the board (the bots wait until it is closed); ``StandingsScreen`` replaces the board
-when the match is over.
+when the match is over. Their lines wrap inside the box, so no sentence is cut.
 """
 
 from __future__ import annotations
@@ -78,8 +78,9 @@ class DealOverScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     DealOverScreen { align: center middle; }
-    #deal-over { width: 64; max-width: 100%; height: auto; max-height: 100%;
+    #deal-over { width: 76; max-width: 100%; height: auto; max-height: 100%;
                  padding: 1 2; border: thick $accent; background: $surface; }
+    #deal-over Label { width: 100%; }
     #deal-over-title { text-style: bold; margin-bottom: 1; }
     #deal-over Button { margin-top: 1; }
     """
@@ -113,8 +114,9 @@ class StandingsScreen(Screen[None]):
 
     DEFAULT_CSS = """
     StandingsScreen { align: center middle; }
-    #standings { width: 64; max-width: 100%; height: auto; padding: 1 2;
+    #standings { width: 76; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
                  border: thick $accent; background: $surface; }
+    #standings Label { width: 100%; }
     #standings-title { text-style: bold; margin-bottom: 1; }
     #standings Button { margin-top: 1; }
     """
