@@ -135,3 +135,17 @@ def test_a_damaged_row_is_one_line(tmp_path: Path) -> None:
         result = trash("history", *args, "--history", str(db), cwd=tmp_path)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
         assert result.stderr.startswith(f"trash: error: history database {db}: cannot read it")
+
+
+def test_a_player_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+
+    from test_cli import _trash_exe
+
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    result = subprocess.run([_trash_exe().encode(), b"history", b"list", b"--player",
+                             b"caf\xe9", b"--history", bytes(db)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "--player" in result.stderr and "caf\\udce9 is not UTF-8 text" in result.stderr

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import click
 
+from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import SHORT_TITLES
 from trash_tui.history import LOCAL_OWNER, History, HistoryError, MatchRow
 from trash_tui.text import visible
@@ -83,7 +84,7 @@ history_option = click.option(
     "--history", "history_path", type=click.Path(dir_okay=False, path_type=Path),
     help="The history database (default: the app's).")
 player_option = click.option(
-    "--player", default=LOCAL_OWNER, show_default=True,
+    "--player", default=LOCAL_OWNER, show_default=True, callback=check_utf8,
     help="Whose matches: 'local' (this computer's app), or an SSH player's identity or "
          "display name (see 'trash history players').")
 

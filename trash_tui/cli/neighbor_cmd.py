@@ -17,7 +17,7 @@ from typing import IO
 import click
 
 from bots.neighbor import NEIGHBOR_BOTS, make_neighbor_bot, play_neighbor
-from trash_tui.cli.seed_option import check_seed
+from trash_tui.cli.text_option import check_utf8
 from trash_tui.engine.record import RecordError, load_records
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import MAX_PLAYERS, MIN_PLAYERS, NeighborGame
@@ -39,7 +39,7 @@ def neighbor_group() -> None:
               help="Bot per seat (repeats to fill the table; the last one fills the rest). "
                    "Default: random.")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--seed", default="1", show_default=True, callback=check_seed,
+@click.option("--seed", default="1", show_default=True, callback=check_utf8,
               help="Seed (an integer or a word).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a record of every game (JSON Lines) to FILE.")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from trash_tui.cli.seed_option import check_seed
+from trash_tui.cli.text_option import check_utf8
 from trash_tui.presets import PRESETS
 from trash_tui.rules_file import load_rules_arg
 from trash_tui.simulate import SimulationReport, simulate
@@ -69,7 +69,7 @@ def parse_seed(text: str) -> int | str:
 @click.option("--deals", type=click.IntRange(1), help="Play K independent deals "
               "(starting layout size, seat 0 first).")
 @click.option("--matches", type=click.IntRange(1), help="Play K whole matches.")
-@click.option("--seed", default="1", show_default=True, callback=check_seed,
+@click.option("--seed", default="1", show_default=True, callback=check_utf8,
               help="Seed (an integer or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
