@@ -601,3 +601,27 @@ def test_the_live_progress_bar_shows_bot_names_as_text(monkeypatch: pytest.Monke
     progress.close()
     shown = terminal.getvalue()
     assert "leader [/x][2J 100.0%" in shown and "\x1b[2J" not in shown
+
+
+def test_lines_of_games_jsonl_that_are_not_games_are_played_again(
+        tmp_path: Path, recorded_reference: dict[str, Any]) -> None:
+    """An output folder is input too when a run continues: lines that are not games of this
+    tournament (edited, repeated, other bytes) are dropped and their games played again,
+    with no traceback and the same results."""
+    path = write(tmp_path, RECORDED)
+    out = tmp_path / "out"
+    run_records(path, out, tmp_path / "h.sqlite3")
+    lines = (out / "games.jsonl").read_bytes().splitlines(True)
+    edited = dict(json.loads(lines[12]), places=[9, 9])
+    damaged = [*lines[:3], b'{"index": 3, "seats": "x"}\n', *lines[4:7], b"[1, 2]\n",
+               b"\xff\xfe not text\n", *lines[8:12], lines[10],
+               json.dumps(dict(json.loads(lines[0]), index=999)).encode() + b"\n",
+               json.dumps(edited).encode() + b"\n", *lines[13:]]
+    (out / "games.jsonl").write_bytes(b"".join(damaged))
+
+    result = trash("tournament", "run", path, "--out", out, "--records", cwd=tmp_path,
+                   history=tmp_path / "fresh.sqlite3")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "3 games played now" in result.stdout  # games 3, 7 and 12
+    assert games_by_index(out) == recorded_reference["games"]
+    assert records_by_game(out) == recorded_reference["records"]

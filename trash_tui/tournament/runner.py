@@ -139,6 +139,7 @@ class OutputFolder:
         self.path = path
         self.games_file = path / "games.jsonl"
         self.records_file = path / "records.jsonl"
+        self.shape = (config.players, len(config.bots), total_games(config))
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -162,18 +163,28 @@ class OutputFolder:
                               encoding="utf-8")
 
     def load(self) -> dict[int, dict[str, Any]]:
-        """Finished games by index. A line cut short by a crash is dropped (the file is
-        rewritten without it, so later appends stay on clean lines)."""
+        """Finished games by index. A line cut short by a crash is dropped, and so is a
+        line that is not a game of this tournament or repeats one (the file is rewritten
+        without them, so later appends stay on clean lines and the game is played again)."""
         if not self.games_file.exists():
             return {}
         games: dict[int, dict[str, Any]] = {}
-        text = self.games_file.read_text(encoding="utf-8")
+        try:
+            text = self.games_file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise RunError(f"cannot read {visible(self.games_file)}: "
+                           f"{visible(exc.strerror or exc)}") from None
         clean = not text or text.endswith("\n")  # else the next append would share a line
-        for line in text.splitlines():
+        for line in text.split("\n"):
+            if not line:
+                continue
             try:
                 game = json.loads(line)
-                games[int(game["index"])] = game
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, RecursionError):
+                game = None
+            if is_game(game, *self.shape) and game["index"] not in games:
+                games[game["index"]] = game
+            else:
                 clean = False
         if not clean:
             tmp = self.games_file.with_suffix(".tmp")
@@ -249,6 +260,31 @@ class OutputFolder:
                 handle.write(json.dumps(document) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
+
+
+def _is_count(value: Any, low: int = 0, high: int | None = None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
+            and (high is None or value <= high))
+
+
+def is_game(game: Any, players: int, bots: int, planned: int) -> bool:
+    """Whether ``game`` (a line of ``games.jsonl``) has the shape of a finished game of a
+    tournament of ``bots`` bots at tables of ``players`` with ``planned`` games: what the
+    results and the SPRT read from it is there and in range."""
+    if not isinstance(game, dict) or not _is_count(game.get("index"), 0, planned - 1):
+        return False
+    seats, places = game.get("seats"), game.get("places")
+    if not (isinstance(seats, list) and isinstance(places, list)
+            and len(seats) == len(places) == players
+            and all(_is_count(b, 0, bots - 1) for b in seats) and len(set(seats)) == players
+            and all(_is_count(p, 1, players) for p in places)):
+        return False
+    if not all(_is_count(game.get(key)) for key in ("pairing", "board", "deals", "turns")):
+        return False
+    forfeit = game.get("forfeit")
+    return forfeit is None or (
+        isinstance(forfeit, dict) and _is_count(forfeit.get("seat"), 0, players - 1)
+        and all(isinstance(forfeit.get(key), str) for key in ("bot", "kind", "detail")))
 
 
 def _record_index(line: str) -> int | None:
@@ -415,7 +451,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
     if history is not None:  # the folder and the database each get what the other kept
         run_id = history.open_run(config.name, fingerprint, out_dir.resolve().as_posix(),
                                   {"path": str(config.path), "name": config.name})
-        stored = history.game_results(run_id)
+        stored = {index: game for index, game in history.game_results(run_id).items()
+                  if is_game(game, *folder.shape) and game["index"] == index}
         folder.append([stored[i] for i in sorted(stored) if i not in games])
         history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
         for index, game in stored.items():
