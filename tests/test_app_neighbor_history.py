@@ -181,7 +181,7 @@ async def test_a_narrow_history_keeps_the_essentials_and_says_the_rest_below() -
         screen = app.screen
         table = screen.query_one("#history-table")
         assert [str(c.label) for c in table.columns.values()] == \
-            ["Date", "Game", "Players", "Result", "Moves"]
+            ["Last played", "Game", "Players", "Result", "Moves"]
         cells = [str(cell) for cell in table.get_row_at(0)]
         assert cells[2].endswith("…") and cells[4] == str(len(long_names.actions))
         assert table.virtual_size.width <= 80

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
@@ -14,7 +15,9 @@ from trash_tui.app.controller import MatchController, make_seats
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines
 from trash_tui.app.hot_seat import HotSeatScreen, default_names, names_problem
 from trash_tui.app.neighbor_widgets import last_roll
+from trash_tui.app.replay_screen import ReplayScreen
 from trash_tui.app.saving import MatchSaver
+from trash_tui.app.unfinished import UnfinishedScreen
 from trash_tui.cli.replay_cmd import shown_once
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
 from trash_tui.engine.narrate import describe_event
@@ -350,3 +353,85 @@ async def test_item_10_the_log_keeps_up_with_the_board_during_your_chain() -> No
         for at_end, last_said, last_line in frames:
             assert at_end  # the newest line is in view with the frame it describes
             assert last_said.endswith(last_line)  # (the log wraps long lines)
+
+
+# --- item 7: n with an unfinished match ----------------------------------------------
+async def leave_an_unfinished_match(app, pilot) -> int:
+    await pilot.press("n")
+    board = app.screen
+    await play_to(pilot, board, lambda: len(board.controller.actions) >= 3 and
+                  board.controller.waiting_for_human)
+    await pilot.press("escape")
+    await pilot.pause()
+    return board.controller.match_id
+
+
+async def test_item_7_n_asks_what_becomes_of_the_unfinished_match() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = await leave_an_unfinished_match(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, UnfinishedScreen)  # asked, not started
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("n", "c")  # continue it instead
+        await pilot.pause()
+        assert app.screen.controller.match_id == first
+        await pilot.press("escape", "n", "k")  # keep it, and a new match starts
+        await pilot.pause()
+        second = app.screen.controller.match_id
+        assert second != first
+        await play_to(pilot, app.screen, lambda: app.screen.controller.waiting_for_human)
+        await pilot.press("escape", "n", "a")  # abandon the latest, and a third starts
+        await pilot.pause()
+        third = app.screen.controller.match_id
+        assert third not in (first, second)
+        statuses = {row.id: row.outcome for row in app.history.matches("local")}
+        assert statuses == {first: "unfinished", second: "abandoned", third: "unfinished"}
+
+
+async def test_item_7_the_history_says_which_are_unfinished_or_abandoned() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        match_id = await leave_an_unfinished_match(app, pilot)
+        app.history.abandon_match(match_id)
+        await leave_an_unfinished_match(app, pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        table = app.screen.query_one("#history-table")
+        results = [str(table.get_row_at(i)[3]) for i in range(table.row_count)]
+        assert results == ["▶ unfinished", "abandoned"]
+        await pilot.press("down")
+        await pilot.pause()
+        assert "abandoned; Enter: step through what was played" in str(
+            app.screen.query_one("#history-detail").render())
+        await pilot.press("enter")  # an abandoned match is stepped through, not continued
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.screen.cursor.length == len(app.history.match_actions(match_id))
+
+
+# --- item 8: the history's order and its date ----------------------------------------
+async def test_item_8_the_history_shows_the_date_it_is_sorted_by() -> None:
+    with History(default_history_path()) as history:
+        older = history.start_match("local", {}, ["human", "greedy"], ["You", "G"], 1)
+        newer = history.start_match("local", {}, ["human", "greedy"], ["You", "G"], 2)
+        history.db.execute("UPDATE matches SET started = ?, updated = ? WHERE id = ?",
+                           (1_700_000_000, 1_790_000_000, older))  # started first, played last
+        history.db.execute("UPDATE matches SET started = ?, updated = ? WHERE id = ?",
+                           (1_750_000_000, 1_750_000_000, newer))
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        table = app.screen.query_one("#history-table")
+        assert str(next(iter(table.columns.values())).label) == "Last played"
+        dates = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert dates == sorted(dates, reverse=True)  # the order is the column's
+        assert dates[0] == time.strftime("%Y-%m-%d %H:%M", time.localtime(1_790_000_000))
+        assert "latest played first" in str(app.screen.query_one("#history-title").render())

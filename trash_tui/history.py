@@ -90,6 +90,9 @@ CREATE TABLE IF NOT EXISTS match_actions (
 """
 
 PLAYING, FINISHED = "playing", "finished"
+#: An unfinished match its player gave up (it is no longer offered to continue; its
+#: moves are kept). A status value only: databases of every version read it.
+ABANDONED = "abandoned"
 LOCAL_OWNER = "local"  # the owner of the matches played in the app on this computer
 
 
@@ -147,7 +150,10 @@ class MatchRow:
 
     @property
     def outcome(self) -> str:
-        """"unfinished", "abandoned", "won" (by ``winner``) or "no winner"."""
+        """"unfinished", "abandoned" (given up by its player, or too many void deals),
+        "won" (by ``winner``) or "no winner"."""
+        if self.status == ABANDONED:
+            return "abandoned"
         if self.status != FINISHED:
             return "unfinished"
         if self.result and self.result.get("abandoned"):
@@ -368,6 +374,14 @@ class History:
         if row is None:
             raise HistoryError(f"no match {match_id} in {self.path}")
         return _match_row(row[:-1], row[-1])
+
+    def abandon_match(self, match_id: int) -> None:
+        """Mark an unfinished match abandoned: its player gave it up (nobody holds it any
+        more; its moves stay, for its replay). A finished match is left as it is."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("UPDATE matches SET status = ?, holder = NULL WHERE id = ? AND "
+                            "status = ?", (ABANDONED, match_id, PLAYING))
 
     def delete_match(self, match_id: int) -> None:
         """Forget a match and its actions."""

@@ -1,17 +1,21 @@
 """The match history: a table of the player's matches from the history database.
 
-Each row gives the date, the game, the players, the winner and the moves; from
-``WIDE_WIDTH`` columns also the deals (a game of Help Your Neighbor has none) and how long
-the match lasted. The line under the table gives the selected match in full: its rules,
-seed, players, moves, length and deals. Opening a finished match steps through its replay
-(``ReplayScreen``, or ``NeighborReplayScreen`` for the dice game); opening an unfinished
-one continues it. Times are shown in local time. Names come from the database, so they
-are shown cleaned of control characters (``clean``) and never read as markup.
+The matches are sorted by when they were last played, latest first, and the first
+column shows that date. Each row gives it, the game, the players, the result (the winner,
+"▶ unfinished" or "abandoned") and the moves; from ``WIDE_WIDTH`` columns also the deals
+(a game of Help Your Neighbor has none) and how long the match lasted. The line under the
+table gives the selected match in full: its rules, seed, players, start, moves, length
+and deals. Opening a finished match steps through its replay (``ReplayScreen``, or
+``NeighborReplayScreen`` for the dice game), an abandoned one through what was played;
+opening an unfinished one continues it. Times are shown in local time. Names come from
+the database, so they are shown cleaned of control characters (``clean``) and never read
+as markup.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -25,7 +29,7 @@ from textual.widgets import DataTable, Label, Static
 from trash_tui.app.footer import TrashFooter
 from trash_tui.engine.record import RecordError
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
-from trash_tui.history import FINISHED, History, HistoryError, MatchRow
+from trash_tui.history import ABANDONED, FINISHED, PLAYING, History, HistoryError, MatchRow
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
 from trash_tui.text import clean
@@ -40,8 +44,9 @@ def duration_text(seconds: float) -> str:
 
 
 WIDE_WIDTH = 110  # columns from which the table also shows the deals and the length
-NARROW_COLUMNS = ("Date", "Game", "Players", "Result", "Moves")
-WIDE_COLUMNS = ("Date", "Game", "Players", "Result", "Deals", "Moves", "Length")
+# the table is sorted by when a match was last played, and its first column says so
+NARROW_COLUMNS = ("Last played", "Game", "Players", "Result", "Moves")
+WIDE_COLUMNS = ("Last played", "Game", "Players", "Result", "Deals", "Moves", "Length")
 RESULT_WIDTH = 18
 CELL_PADDING, SCROLLBAR = 2, 2
 #: What the columns other than the players' take (date, game, result, moves; then deals and
@@ -67,7 +72,8 @@ def rules_text(rules: dict[str, object]) -> str:
 
 
 def outcome_text(row: MatchRow) -> str:
-    """The result column: "★ winner", "▶ unfinished", "abandoned" or "no winner"."""
+    """The result column: "★ winner", "▶ unfinished", "abandoned" (given up, or too many
+    void deals) or "no winner"."""
     outcome = row.outcome
     return {"won": f"★ {clean(row.winner)}", "unfinished": "▶ unfinished"}.get(outcome, outcome)
 
@@ -107,7 +113,7 @@ class HistoryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Match history", id="history-title")
+            yield Label("Match history · the latest played first", id="history-title")
             yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="history-empty")
             yield Static("", id="history-detail")
@@ -146,7 +152,7 @@ class HistoryScreen(Screen[None]):
         for row, result in zip(self.rows, results, strict=True):
             names = ", ".join(clean(name) for name in row.names)
             cells: list[str | Text] = [
-                time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started)),
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(row.updated)),
                 cell(clean(SHORT_TITLES.get(row.game, row.game))),
                 cell(shortened(names, room)), cell(result), str(row.actions)]
             if self.wide:
@@ -191,10 +197,12 @@ class HistoryScreen(Screen[None]):
         if row is None:
             detail.update("")
             return
-        what = ("Enter: step through its replay" if row.status == FINISHED
-                else "Enter: continue it")
+        what = {FINISHED: "Enter: step through its replay", PLAYING: "Enter: continue it"}.get(
+            row.status, "abandoned; Enter: step through what was played")
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
         names = ", ".join(clean(name) for name in row.names)
-        players = f"{names}; {row.actions} moves in {duration_text(row.seconds)}"
+        players = (f"{names}; started {started}, {row.actions} moves in "
+                   f"{duration_text(row.seconds)}")
         if row.game == NEIGHBOR:
             detail.update(Text(f"Game {row.id}: {TITLES[NEIGHBOR]}, seed {row.seed}: "
                                f"{players} — {what}"))
@@ -212,7 +220,7 @@ class HistoryScreen(Screen[None]):
         row = self.selected()
         if row is None:
             return
-        if row.status != FINISHED:
+        if row.status == PLAYING:
             resume = getattr(self.app, "resume_row", None)
             if resume is not None:
                 resume(row)
@@ -223,6 +231,10 @@ class HistoryScreen(Screen[None]):
         screen: Screen[None]
         try:
             full = self.history.get_match(row.id)
+            if full.record is None and full.status == ABANDONED:  # as far as it went
+                from trash_tui.app.saving import saved_record
+
+                full = replace(full, record=saved_record(self.history, full))
             if full.record is None:
                 raise HistoryError(f"match {row.id} has no record")
             if full.game == NEIGHBOR:

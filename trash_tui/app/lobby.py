@@ -25,10 +25,13 @@ from trash_tui import __version__
 from trash_tui.app.controller import HUMAN
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.hot_seat import HotSeatScreen, default_names
+from trash_tui.app.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
 from trash_tui.games import NEIGHBOR, TRASH
+from trash_tui.history import MatchRow
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
-from trash_tui.settings import LEVELS
+from trash_tui.settings import LEVELS, own_bots
+from trash_tui.text import clean
 
 TRASH_GAME, NEIGHBOR_GAME = TRASH, NEIGHBOR
 NEIGHBOR_LEVELS = ("smart", "random")
@@ -41,6 +44,39 @@ if TYPE_CHECKING:
 def _level_of(spec: Any) -> str | None:
     """The lobby's level name for a seat spec, or None when the spec is richer."""
     return spec if isinstance(spec, str) and spec in LEVELS else None
+
+
+OWN = "own:"  # the value of the player's own bot number N in the Opponents list: "own:N"
+
+
+def _opponents(seats: Sequence[Any]) -> list[tuple[str, str]]:
+    """The Opponents list: the levels, then the player's own bots from their settings (a
+    command, a file, a bot with parameters: bots/PROTOCOL.md)."""
+    return [(name, name) for name in LEVELS] + [
+        (clean(f"{label} (yours)", 40), f"{OWN}{index}")
+        for index, (label, _spec) in enumerate(own_bots(seats))]
+
+
+def _first_opponent(seats: Sequence[Any]) -> str:
+    """The Opponents value of the settings' line-up: its first bot, or "normal"."""
+    bots = [s for s in seats if s != HUMAN]
+    if not bots:
+        return "normal"
+    level = _level_of(bots[0])
+    if level is not None:
+        return level
+    specs = [spec for _label, spec in own_bots(seats)]
+    return f"{OWN}{specs.index(bots[0])}" if bots[0] in specs else "normal"
+
+
+def unfinished_text(row: MatchRow) -> str:
+    """The unfinished match in a few words: "Your match: 2 players, deal 3, 41 moves so
+    far"."""
+    if row.game == NEIGHBOR:
+        return (f"Your game of Help Your Neighbor: {len(row.names)} players, {row.actions} "
+                "moves so far")
+    return (f"Your match: {len(row.names)} players, deal {max(1, row.deals)}, "
+            f"{row.actions} moves so far")
 
 
 class LobbyScreen(Screen[None]):
@@ -83,8 +119,7 @@ class LobbyScreen(Screen[None]):
         rules_choices = [(name, name) for name in PRESETS]
         if preset is None:
             rules_choices.insert(0, ("your house rules", "custom"))
-        levels = [_level_of(s) for s in settings.seats if s != HUMAN]
-        level = levels[0] if levels and levels[0] is not None else "normal"
+        level = _first_opponent(settings.seats)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
             with Horizontal():
@@ -106,7 +141,7 @@ class LobbyScreen(Screen[None]):
                                          value=TRASH_GAME, allow_blank=False, id="lobby-game")
                         with Vertical():
                             yield Label("Opponents")
-                            yield Select([(name, name) for name in LEVELS], value=level,
+                            yield Select(_opponents(settings.seats), value=level,
                                          allow_blank=False, id="lobby-level")
                     with Horizontal(id="lobby-table"):
                         with Vertical():
@@ -147,9 +182,8 @@ class LobbyScreen(Screen[None]):
             if int(players.value) < NEIGHBOR_MIN_PLAYERS:  # type: ignore[arg-type]
                 players.value = NEIGHBOR_MIN_PLAYERS
         else:
-            level.set_options([(name, name) for name in LEVELS])
-            bots = [s for s in self.trash_app.settings.seats if s != HUMAN]
-            level.value = (_level_of(bots[0]) if bots else None) or "normal"
+            level.set_options(_opponents(self.trash_app.settings.seats))
+            level.value = _first_opponent(self.trash_app.settings.seats)
             rules.disabled = False
             note.update(self.rules_note(str(rules.value)))
 
@@ -199,12 +233,9 @@ class LobbyScreen(Screen[None]):
         button.disabled = row is None
         if row is None:
             note.update("No unfinished match.")
-        elif row.game == NEIGHBOR:
-            note.update(f"c continues your game: Help Your Neighbor, {len(row.names)} "
-                        f"players, {row.actions} moves so far.")
         else:
-            note.update(f"c continues your match: {len(row.names)} players, deal "
-                        f"{max(1, row.deals)}, {row.actions} moves so far.")
+            text = unfinished_text(row)
+            note.update(Text(f"c continues {text[0].lower()}{text[1:]}."))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -236,12 +267,13 @@ class LobbyScreen(Screen[None]):
         humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
         level = str(self.query_one("#lobby-level", Select).value)
         seats = list(self.trash_app.settings.seats)
-        bots = [s for s in seats if s != HUMAN]
-        first_level = _level_of(bots[0]) if bots else None
         if len(seats) == players and seats.count(HUMAN) == humans and \
-                (first_level or "normal") == level:
+                _first_opponent(seats) == level:
             return seats
-        return [HUMAN] * humans + [level] * (players - humans)
+        opponent: Any = level
+        if level.startswith(OWN):  # one of the player's own bots
+            opponent = own_bots(seats)[int(level[len(OWN):])][1]
+        return [HUMAN] * humans + [opponent] * (players - humans)
 
     def action_new_match(self) -> None:
         if self.game == NEIGHBOR_GAME:
@@ -257,7 +289,30 @@ class LobbyScreen(Screen[None]):
             self.say("Free draws are a 2-player rule: choose 2 players or other rules.",
                         severity="error")
             return
-        self.ask_names(seats, lambda names: self.trash_app.start_match(rules, seats, names))
+        self.unless_unfinished(lambda: self.ask_names(
+            seats, lambda names: self.trash_app.start_match(rules, seats, names)))
+
+    def unless_unfinished(self, start: Callable[[], None]) -> None:
+        """``start`` the new match, after asking what becomes of the unfinished one (if
+        there is one): continue it instead, abandon it (marked so in the history) or keep
+        it for later."""
+        app = self.trash_app
+        row = app.unfinished_match()
+        if row is None:
+            start()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == CONTINUE:
+                app.resume_row(row)
+                return
+            if choice == ABANDON and app.history is not None:
+                app.history.abandon_match(row.id)
+                self.show_unfinished()
+            if choice in (ABANDON, KEEP):
+                start()
+
+        self.app.push_screen(UnfinishedScreen(unfinished_text(row)), callback=chosen)
 
     def ask_names(self, seats: list[Any], start: Callable[[Sequence[str]], None]) -> None:
         """Start at once with one human; with several (hot seat), ask their names first."""
@@ -285,7 +340,8 @@ class LobbyScreen(Screen[None]):
                         severity="error")
             return
         seats = [HUMAN] * humans + [level] * (players - humans)
-        self.ask_names(seats, lambda names: self.trash_app.start_neighbor_game(seats, names))
+        self.unless_unfinished(lambda: self.ask_names(
+            seats, lambda names: self.trash_app.start_neighbor_game(seats, names)))
 
     def action_continue_match(self) -> None:
         self.trash_app.continue_match()
