@@ -45,7 +45,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from bots.registry import make_bot
+from bots.registry import REGISTRY, make_bot, parse_spec, spec_label
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
 from trash_tui.history import default_history_path
 from trash_tui.presets import DEFAULT_PRESET, preset_name_of
@@ -251,6 +251,36 @@ def _seat_problem(spec: Any) -> str | None:
     return None
 
 
+REMOTE_REFUSAL = ("over SSH only the server's own bots can play (a name such as \"normal\", "
+                  "with its parameters); a command, an isolated bot or a bot file is refused")
+
+
+def _remote_seat_problem(spec: Any) -> str | None:
+    """Over SSH a seat is "human" or one of the server's bots by registry name: never a
+    command, an isolated bot, an import path or a file (checked before anything loads)."""
+    if spec == HUMAN or not isinstance(spec, str | Mapping):
+        return None
+    try:
+        table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    except Exception:  # a broken inline table: _seat_problem says what is wrong
+        return None
+    reference = table.get("bot", table.get("name"))
+    if reference not in REGISTRY or any(key in table for key in ("command", "cwd", "env",
+                                                                  "isolate", "restart")):
+        return REMOTE_REFUSAL
+    return None
+
+
+def own_bots(seats: Sequence[SeatSpec]) -> list[tuple[str, SeatSpec]]:
+    """The line-up's bots that are more than a plain level (a command, a file, a table
+    with parameters), each once, with a label: the lobby offers them as opponents."""
+    own: dict[str, SeatSpec] = {}
+    for spec in seats:
+        if spec != HUMAN and not (isinstance(spec, str) and spec in LEVELS):
+            own.setdefault(spec_label(spec), spec)
+    return list(own.items())
+
+
 def _resolve_seat(spec: SeatSpec, folder: Path) -> SeatSpec:
     """A seat with a relative bot file path made absolute against ``folder``."""
     if isinstance(spec, str):
@@ -404,10 +434,12 @@ def _string_end(text: str, start: int) -> int:
 class _Reader:
     """Reads one parsed file part by part, collecting a problem for every broken part."""
 
-    def __init__(self, path: Path, text: str, document: dict[str, Any]) -> None:
+    def __init__(self, path: Path, text: str, document: dict[str, Any],
+                 remote: bool = False) -> None:
         self.path = path
         self.text = text
         self.doc = document
+        self.remote = remote  # a player over SSH: only the server's bots
         self.problems: list[tuple[int, str]] = []
 
     def line(self, table: str, key: str | None = None) -> int | None:
@@ -476,7 +508,8 @@ class _Reader:
         seats = [_resolve_seat(s, folder) if isinstance(s, str | dict) else s for s in players]
         broken = False
         for index, spec in enumerate(seats):
-            problem = _seat_problem(spec)
+            problem = _remote_seat_problem(spec) if self.remote else None
+            problem = problem or _seat_problem(spec)
             if problem:
                 broken = True
                 item = _item_line(self.text, line, index) if line else None
@@ -556,13 +589,16 @@ class _FileError(Exception):
     """The settings file cannot be read or parsed (read_toml's message)."""
 
 
-def load_settings(path: str | Path | None = None) -> tuple[Settings, list[str]]:
+def load_settings(path: str | Path | None = None,
+                  remote: bool = False) -> tuple[Settings, list[str]]:
     """The settings in ``path`` (default: ``default_settings_path()``) and their problems.
 
     Never raises on a bad file: a missing file gives the defaults and no problems; a file
     that cannot be read or parsed gives the defaults and one problem; otherwise each
     broken part (a rules table, the seat line-up, one [app] value, one key binding) takes
-    its default and adds one line ``path:LINE: key: ...`` (sorted by line). Should a
+    its default and adds one line ``path:LINE: key: ...`` (sorted by line). With
+    ``remote`` (a player over SSH) a seat naming a command, an isolated bot or a bot file
+    is refused before anything is loaded (``REMOTE_REFUSAL``). Should a
     check itself fail on some content, the defaults are used and that is the one problem.
     """
     path = Path(path) if path is not None else default_settings_path()
@@ -572,7 +608,7 @@ def load_settings(path: str | Path | None = None) -> tuple[Settings, list[str]]:
         text, document = read_toml(path, _FileError)
     except _FileError as exc:
         return Settings(), [f"{exc}; using the defaults"]
-    reader = _Reader(path, text, document)
+    reader = _Reader(path, text, document, remote)
     try:
         settings = reader.read()
     except Exception as exc:  # a check that failed in a way of its own: still never fail

@@ -30,7 +30,8 @@ from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import MatchRow
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
-from trash_tui.settings import LEVELS
+from trash_tui.settings import LEVELS, own_bots
+from trash_tui.text import clean
 
 TRASH_GAME, NEIGHBOR_GAME = TRASH, NEIGHBOR
 NEIGHBOR_LEVELS = ("smart", "random")
@@ -43,6 +44,29 @@ if TYPE_CHECKING:
 def _level_of(spec: Any) -> str | None:
     """The lobby's level name for a seat spec, or None when the spec is richer."""
     return spec if isinstance(spec, str) and spec in LEVELS else None
+
+
+OWN = "own:"  # the value of the player's own bot number N in the Opponents list: "own:N"
+
+
+def _opponents(seats: Sequence[Any]) -> list[tuple[str, str]]:
+    """The Opponents list: the levels, then the player's own bots from their settings (a
+    command, a file, a bot with parameters: bots/PROTOCOL.md)."""
+    return [(name, name) for name in LEVELS] + [
+        (clean(f"{label} (yours)", 40), f"{OWN}{index}")
+        for index, (label, _spec) in enumerate(own_bots(seats))]
+
+
+def _first_opponent(seats: Sequence[Any]) -> str:
+    """The Opponents value of the settings' line-up: its first bot, or "normal"."""
+    bots = [s for s in seats if s != HUMAN]
+    if not bots:
+        return "normal"
+    level = _level_of(bots[0])
+    if level is not None:
+        return level
+    specs = [spec for _label, spec in own_bots(seats)]
+    return f"{OWN}{specs.index(bots[0])}" if bots[0] in specs else "normal"
 
 
 def unfinished_text(row: MatchRow) -> str:
@@ -95,8 +119,7 @@ class LobbyScreen(Screen[None]):
         rules_choices = [(name, name) for name in PRESETS]
         if preset is None:
             rules_choices.insert(0, ("your house rules", "custom"))
-        levels = [_level_of(s) for s in settings.seats if s != HUMAN]
-        level = levels[0] if levels and levels[0] is not None else "normal"
+        level = _first_opponent(settings.seats)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
             with Horizontal():
@@ -118,7 +141,7 @@ class LobbyScreen(Screen[None]):
                                          value=TRASH_GAME, allow_blank=False, id="lobby-game")
                         with Vertical():
                             yield Label("Opponents")
-                            yield Select([(name, name) for name in LEVELS], value=level,
+                            yield Select(_opponents(settings.seats), value=level,
                                          allow_blank=False, id="lobby-level")
                     with Horizontal(id="lobby-table"):
                         with Vertical():
@@ -159,9 +182,8 @@ class LobbyScreen(Screen[None]):
             if int(players.value) < NEIGHBOR_MIN_PLAYERS:  # type: ignore[arg-type]
                 players.value = NEIGHBOR_MIN_PLAYERS
         else:
-            level.set_options([(name, name) for name in LEVELS])
-            bots = [s for s in self.trash_app.settings.seats if s != HUMAN]
-            level.value = (_level_of(bots[0]) if bots else None) or "normal"
+            level.set_options(_opponents(self.trash_app.settings.seats))
+            level.value = _first_opponent(self.trash_app.settings.seats)
             rules.disabled = False
             note.update(self.rules_note(str(rules.value)))
 
@@ -245,12 +267,13 @@ class LobbyScreen(Screen[None]):
         humans = int(self.query_one("#lobby-humans", Select).value)  # type: ignore[arg-type]
         level = str(self.query_one("#lobby-level", Select).value)
         seats = list(self.trash_app.settings.seats)
-        bots = [s for s in seats if s != HUMAN]
-        first_level = _level_of(bots[0]) if bots else None
         if len(seats) == players and seats.count(HUMAN) == humans and \
-                (first_level or "normal") == level:
+                _first_opponent(seats) == level:
             return seats
-        return [HUMAN] * humans + [level] * (players - humans)
+        opponent: Any = level
+        if level.startswith(OWN):  # one of the player's own bots
+            opponent = own_bots(seats)[int(level[len(OWN):])][1]
+        return [HUMAN] * humans + [opponent] * (players - humans)
 
     def action_new_match(self) -> None:
         if self.game == NEIGHBOR_GAME:

@@ -88,7 +88,7 @@ def main() -> None:
     except ValueError:
         idle = 0.0
     path = settings_file(players_dir, identity)
-    settings, problems = load_settings(path)
+    settings, problems = load_settings(path, remote=True)  # no command or file bots
     app = create_app(settings=settings, problems=problems, settings_path=path,
                      owner=identity, remote=True, idle_timeout=idle)
     app.run()
