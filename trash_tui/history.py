@@ -81,6 +81,25 @@ CREATE TABLE IF NOT EXISTS players (
     last_seen REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS matches_by_owner ON matches (owner, status, updated);
+CREATE TABLE IF NOT EXISTS shared_tables (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,
+    host TEXT NOT NULL,
+    status TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    match_id INTEGER,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS shared_tables_by_status ON shared_tables (status);
+CREATE TABLE IF NOT EXISTS match_players (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    identity TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS match_players_by_identity ON match_players (identity);
 CREATE TABLE IF NOT EXISTS match_actions (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     number INTEGER NOT NULL,
@@ -94,6 +113,9 @@ PLAYING, FINISHED = "playing", "finished"
 #: moves are kept). A status value only: databases of every version read it.
 ABANDONED = "abandoned"
 LOCAL_OWNER = "local"  # the owner of the matches played in the app on this computer
+#: The owner of the matches of the SSH server's shared tables: they belong to the table
+#: service, and are in the history of every human who sat at them (``match_players``).
+SHARED_OWNER = "shared"
 
 
 class HistoryError(RuntimeError):
@@ -147,6 +169,12 @@ class MatchRow:
     result: dict[str, Any] | None
     record: dict[str, Any] | None = None
     game: str = TRASH  # trash_tui.games: "trash" or "help-your-neighbor"
+
+    @property
+    def shared(self) -> bool:
+        """Whether it is (or was) played at one of the SSH server's shared tables: its
+        table service holds it, not a player's app."""
+        return self.owner == SHARED_OWNER
 
     @property
     def outcome(self) -> str:
@@ -358,10 +386,16 @@ class History:
             actions.append(int(action))
         return actions
 
-    def matches(self, owner: str, status: str | None = None, limit: int = 500) -> list[MatchRow]:
-        """An owner's matches (all, or those with ``status``), the latest played first."""
-        where = "owner = ?" + (" AND status = ?" if status else "")
-        params: tuple[Any, ...] = (owner, status) if status else (owner,)
+    def matches(self, owner: str, status: str | None = None, limit: int = 500,
+                shared: bool = True) -> list[MatchRow]:
+        """An owner's matches (all, or those with ``status``), the latest played first;
+        with ``shared``, also the shared tables' matches the owner sat at."""
+        where = "(owner = ?" + (" OR id IN (SELECT match_id FROM match_players WHERE "
+                                "identity = ?))" if shared else ")")
+        params: tuple[Any, ...] = (owner, owner) if shared else (owner,)
+        if status:
+            where += " AND status = ?"
+            params = (*params, status)
         rows = self.db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} "
                                "ORDER BY updated DESC, id DESC LIMIT ?",
                                (*params, limit)).fetchall()
@@ -389,6 +423,53 @@ class History:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
             self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
+    # --- the SSH server's shared tables -------------------------------------------------
+    def save_table(self, table_id: int | None, code: str, host: str, status: str,
+                   config: dict[str, Any], seats: Sequence[Any], match_id: int | None
+                   ) -> int:
+        """Store a shared table (a new one when ``table_id`` is None); its id."""
+        now = time.time()
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if table_id is None:
+                cursor = self.db.execute(
+                    "INSERT INTO shared_tables (code, host, status, config, seats, match_id, "
+                    "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, host, status, json.dumps(config), json.dumps(list(seats)),
+                     match_id, now, now))
+                return int(cursor.lastrowid or 0)
+            self.db.execute(
+                "UPDATE shared_tables SET code = ?, host = ?, status = ?, config = ?, "
+                "seats = ?, match_id = ?, updated = ? WHERE id = ?",
+                (code, host, status, json.dumps(config), json.dumps(list(seats)), match_id,
+                 now, table_id))
+            return table_id
+
+    def shared_tables(self, statuses: Sequence[str], host: str | None = None
+                      ) -> list[dict[str, Any]]:
+        """The stored shared tables with one of ``statuses`` (of ``host`` only, if given),
+        oldest first: dicts with id, code, host, status, config, seats, match_id."""
+        marks = ", ".join("?" for _ in statuses)
+        query = (f"SELECT id, code, host, status, config, seats, match_id FROM shared_tables "
+                 f"WHERE status IN ({marks})")
+        params: list[Any] = list(statuses)
+        if host is not None:
+            query += " AND host = ?"
+            params.append(host)
+        rows = self.db.execute(query + " ORDER BY id", params).fetchall()
+        return [{"id": int(r[0]), "code": str(r[1]), "host": str(r[2]), "status": str(r[3]),
+                 "config": json.loads(r[4]), "seats": json.loads(r[5]),
+                 "match_id": None if r[6] is None else int(r[6])} for r in rows]
+
+    def add_match_players(self, match_id: int, players: Sequence[tuple[int, str]]) -> None:
+        """Record who sat where at a shared table's match ((seat, identity) pairs): the
+        match is in each of their histories."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR REPLACE INTO match_players (match_id, identity, seat) "
+                                "VALUES (?, ?, ?)",
+                                [(match_id, identity, seat) for seat, identity in players])
 
     # --- players (SSH identities) --------------------------------------------------------
     def player_name(self, identity: str) -> str | None:

@@ -249,7 +249,7 @@ class TrashApp(App[None]):
         history = self.history
         if history is None:
             return None
-        rows = history.matches(self.owner, PLAYING, limit=1)
+        rows = history.matches(self.owner, PLAYING, limit=1, shared=False)
         return rows[0] if rows else None
 
     # --- matches -------------------------------------------------------------------------

@@ -152,6 +152,14 @@ class MatchController:
             return 0
         return self._apply(ask(seat.bot, self.to_move, self.match))
 
+    def step_stand_in(self, bot: Bot) -> int:
+        """``bot`` takes the decision of the human to move (a shared table's stand-in for a
+        player who is away or whose turn clock ran out); returns how many events it
+        produced."""
+        if not self.waiting_for_human:
+            return 0
+        return self._apply(ask(bot, self.to_move, self.match))
+
     def replay(self, actions: Sequence[int]) -> None:
         """Re-apply saved actions (whoever took them), telling no listener: the match is
         then exactly where it was saved. IllegalAction if the actions do not fit."""

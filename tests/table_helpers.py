@@ -1,0 +1,124 @@
+"""Helpers for the shared-table tests: a table service in a tmp folder and a client that
+speaks its protocol the way a session's app does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from trash_tui.engine.actions import parse_action
+from trash_tui.history import History
+from trash_tui.tables.protocol import encode
+from trash_tui.tables.service import TableLimits, TableService
+
+FAST = TableLimits(bot_delay=0.0, deal_pause=0.0, empty_timeout=600.0)
+
+
+@contextlib.asynccontextmanager
+async def running_service(folder: Path, limits: TableLimits = FAST
+                          ) -> AsyncIterator[TableService]:
+    service = TableService(folder / "history.sqlite3", limits)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.stop()
+
+
+def name_player(folder: Path, identity: str, name: str) -> None:
+    with History(folder / "history.sqlite3") as history:
+        history.register_player(identity, name)
+
+
+class TableClient:
+    """A client of the table service: sends requests, keeps every message it got."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.messages: list[dict[str, Any]] = []
+        self.raw = bytearray()  # every byte received (for the no-peeking test)
+        self.seen = 0
+
+    @classmethod
+    async def connect(cls, service: TableService, identity: str) -> TableClient:
+        reader, writer = await asyncio.open_unix_connection(str(service.socket_path),
+                                                            limit=1 << 20)
+        client = cls(reader, writer)
+        await client.send({"op": "hello", "token": service.register(identity)})
+        await client.wait_for("welcome")
+        return client
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.writer.write(encode(message))
+        await self.writer.drain()
+
+    async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        line = await asyncio.wait_for(self.reader.readline(), timeout)
+        if not line:
+            raise ConnectionError("the service closed the connection")
+        self.raw += line
+        message = json.loads(line)
+        self.messages.append(message)
+        return message
+
+    async def wait_for(self, op: str, check: Callable[[dict[str, Any]], bool] | None = None,
+                       timeout: float = 10.0) -> dict[str, Any]:
+        """The next message (from those not yet waited past) with ``op`` that passes
+        ``check``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            while self.seen < len(self.messages):
+                message = self.messages[self.seen]
+                self.seen += 1
+                if message["op"] == op and (check is None or check(message)):
+                    return message
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"no {op!r} message; last: {self.messages[-3:]}")
+            await self.receive(left)
+
+    def last_update(self) -> dict[str, Any] | None:
+        return next((m for m in reversed(self.messages) if m["op"] == "update"), None)
+
+    def my_turn(self) -> list[int]:
+        """The legal actions in the latest update (empty unless it is this client's turn)."""
+        update = self.last_update()
+        if not update or "observation" not in update:
+            return []
+        return [parse_action(name) for name in update["observation"]["legal"]]
+
+    async def drain(self, seconds: float = 0.05) -> None:
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await self.receive(seconds)
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()
+
+
+async def play_out(clients: list[TableClient], timeout: float = 60.0,
+                   choose: Callable[[list[int]], int] = min) -> dict[str, Any]:
+    """Let ``clients`` play (each the first legal action when it is their turn) until the
+    table's match is over; the last update."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for client in clients:
+            await client.drain(0.01)
+            update = client.last_update()
+            if update and update["table"]["status"] == "finished":
+                return update
+            legal = client.my_turn()
+            if legal:
+                await client.send({"op": "act", "action": choose(legal),
+                                   "at": update["actions"] if update else None})
+                await client.drain(0.02)
+    raise TimeoutError("the match did not end")

@@ -1,0 +1,762 @@
+"""The table service: every shared table of the SSH server, in the server's own process.
+
+Why here, not in a process of its own: a table must outlive the sessions of the people
+at it, so it cannot live in a session's app; the server is already the one long-lived
+process that knows who each session is (their key), so it can hand each session's app a
+token (``register``) and needs no second trust boundary; and a table's work is small
+(an engine step is microseconds, a saved action one short transaction). The engine, the
+bots and the history database run on one worker thread (``run``), so a bot that thinks
+never stalls the SSH connections, and the database connection is only ever used from that
+thread. A session's app is a client on a Unix socket in a private folder (``hello`` with
+its token first); what it sends is checked here (the server is the authority), what it
+gets is its own seat's observation and the public events, never the seed or a deck.
+
+Every table and every action is in the history database as it happens, so a restarted
+server restores every unfinished table (``start``), and a player reconnecting finds their
+seat (``welcome`` names it). Limits (``TableLimits``) bound what any one player can make
+the service spend: tables, spectators, chat, message rate, bytes waiting to be sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import shutil
+import tempfile
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bots.registry import make_bot
+from trash_tui.engine.rng import derive_seed
+from trash_tui.history import SHARED_OWNER, History, HistoryError
+from trash_tui.tables.protocol import (
+    MAX_LINE,
+    VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    match_state,
+    normal_code,
+)
+from trash_tui.tables.table import (
+    CLOSED,
+    FINISHED,
+    HUMAN,
+    PLAYING,
+    WAITING,
+    SeatState,
+    Table,
+    TableConfig,
+    TableError,
+    new_code,
+)
+from trash_tui.text import clean
+
+T = TypeVar("T")
+
+SNAPSHOT_EVENTS = 200  # events a newcomer to a table gets (the log's tail)
+CHAT_LENGTH = 200
+MAX_PENDING = 2 * 1024 * 1024  # bytes waiting for a slow client before it is dropped
+MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is allowed)
+FINISHED_KEPT = 120.0  # seconds a finished table stays listed
+JANITOR_EVERY = 5.0
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """What the server config allows (``[server]`` keys of the same names)."""
+
+    max_tables: int = 50  # open tables on the server
+    tables_per_player: int = 2  # open tables one player hosts
+    spectators_per_table: int = 20
+    chat_per_minute: int = 12  # chat lines one player may send a minute
+    empty_timeout: float = 600.0  # seconds a table with no human connected stays open
+    bot_delay: float = 0.8  # seconds between two moves of bots or stand-ins
+    deal_pause: float = 3.0  # more seconds before the first move of a new deal
+
+
+@dataclass(eq=False)
+class Client:
+    """One session's app connected to the service."""
+
+    writer: asyncio.StreamWriter
+    identity: str | None = None
+    name: str = "Player"
+    table: Table | None = None
+    seat: int | None = None  # None: watching (or at no table)
+    sent_events: int = 0  # how many of the table's events it has been sent
+    wants_list: bool = False
+    chat_times: deque[float] = field(default_factory=deque)
+    tokens: float = 2.0 * MESSAGES_PER_SECOND
+    last_message: float = field(default_factory=time.monotonic)
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client that lets MAX_PENDING bytes pile up is dropped."""
+        if self.closed:
+            return
+        transport = self.writer.transport
+        if transport.is_closing():
+            self.closed = True
+            return
+        if transport.get_write_buffer_size() > MAX_PENDING:
+            self.close()
+            return
+        self.writer.write(encode(message))
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+    def rate_ok(self) -> bool:
+        """Take a token for one message (a bucket of 2 s worth, refilled continuously)."""
+        now = time.monotonic()
+        self.tokens = min(2.0 * MESSAGES_PER_SECOND,
+                          self.tokens + (now - self.last_message) * MESSAGES_PER_SECOND)
+        self.last_message = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class TableService:
+    """Every shared table; ``await start()``, ``register(identity)`` per session,
+    ``await stop()``."""
+
+    def __init__(self, history_path: Path, limits: TableLimits | None = None,
+                 report: Callable[[str, str], None] | None = None) -> None:
+        self.history_path = history_path
+        self.limits = limits or TableLimits()
+        self.report = report or (lambda message, detail="": None)
+        self.tables: dict[int, Table] = {}
+        self.tokens: dict[str, str] = {}  # token -> identity
+        self.clients: set[Client] = set()
+        self.folder = Path(tempfile.mkdtemp(prefix="trash-tables-"))  # mode 0700
+        self.socket_path = self.folder / "tables.sock"
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="tables")
+        self.history: History | None = None
+        self.server: asyncio.AbstractServer | None = None
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.locks: dict[int, asyncio.Lock] = {}
+        self.janitor: asyncio.Task[None] | None = None
+        self.list_pending = False
+        self.stopping = False
+        self.tasks: set[asyncio.Future[Any]] = set()
+
+    # --- the worker thread ------------------------------------------------------------
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the service's one worker thread (engine, bots, database)."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    def spawn(self, work: Any) -> None:
+        """Run the coroutine ``work`` as a task the service keeps until it is done."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def lock(self, table: Table) -> asyncio.Lock:
+        return self.locks.setdefault(table.id, asyncio.Lock())
+
+    # --- starting and stopping ------------------------------------------------------
+    async def start(self) -> None:
+        """Open the database, restore every unfinished table, listen on the socket."""
+        self.history = await self.run(lambda: History(self.history_path))
+        stored = await self.run(lambda: self._history().shared_tables([WAITING, PLAYING]))
+        for row in stored:
+            await self.restore(row)
+        self.server = await asyncio.start_unix_server(self.accept, path=str(self.socket_path),
+                                                      limit=MAX_LINE)
+        os.chmod(self.socket_path, 0o600)
+        self.janitor = asyncio.ensure_future(self.sweep())
+
+    async def stop(self) -> None:
+        """Stop: every table is already saved; close the clients, the socket, the thread."""
+        self.stopping = True
+        if self.janitor is not None:
+            self.janitor.cancel()
+        for timer in self.timers.values():
+            timer.cancel()
+        if self.server is not None:
+            self.server.close()
+        for client in list(self.clients):
+            client.close()
+        with contextlib.suppress(Exception):
+            await self.run(lambda: self.history.close() if self.history else None)
+        self.executor.shutdown(wait=False)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _history(self) -> History:
+        assert self.history is not None
+        return self.history
+
+    def register(self, identity: str) -> str:
+        """A token a session's app proves it is ``identity`` with."""
+        token = secrets.token_urlsafe(24)
+        self.tokens[token] = identity
+        return token
+
+    def unregister(self, token: str) -> None:
+        self.tokens.pop(token, None)
+
+    # --- restoring -------------------------------------------------------------------
+    async def restore(self, row: dict[str, Any]) -> Table | None:
+        """A stored table back in play (its match rebuilt exactly from its actions)."""
+        from trash_tui.app.saving import resume_saved_match
+
+        try:
+            config = TableConfig.from_dict(row["config"])
+            seats = [SeatState(s["spec"], s.get("identity"), s.get("name")) for s in row["seats"]]
+            table = Table(row["id"], row["code"], row["host"], config, seats, row["status"],
+                          row["match_id"])
+            if table.match_id is not None:
+                history = self._history()
+                match_row = await self.run(lambda: history.get_match(table.match_id or 0))
+                if match_row.status != "playing":
+                    table.status = FINISHED
+                    await self.save(table)
+                    return None
+                table.controller = await self.run(lambda: resume_saved_match(history,
+                                                                             match_row))
+                table.deals_seen = len(table.controller.match.history)
+                table.status = PLAYING
+            elif table.status == PLAYING:
+                table.status = WAITING
+        except (TableError, HistoryError, KeyError, TypeError, ValueError) as exc:
+            self.report(f"table {row.get('id')} cannot be restored: {exc}", "")
+            return None
+        for seat in table.seats:
+            seat.away = seat.identity is not None  # until they come back
+        table.empty_since = asyncio.get_running_loop().time()
+        self.tables[table.id] = table
+        self.pump(table)
+        return table
+
+    async def save(self, table: Table) -> None:
+        history = self._history()
+        await self.run(lambda: history.save_table(
+            table.id, table.code, table.host, table.status, table.config.to_dict(),
+            [seat.to_dict() for seat in table.seats], table.match_id))
+
+    # --- clients ---------------------------------------------------------------------
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = Client(writer)
+        self.clients.add(client)
+        try:
+            while not client.closed and not self.stopping:
+                try:
+                    line = await reader.readline()
+                except (ValueError, asyncio.LimitOverrunError):  # a line over MAX_LINE
+                    client.send({"op": "error", "message": "message too long"})
+                    break
+                except (ConnectionError, OSError):
+                    break
+                if not line:
+                    break
+                if not client.rate_ok():
+                    client.send({"op": "error", "message": "too many messages: slow down"})
+                    continue
+                try:
+                    await self.handle(client, decode(line))
+                except (ProtocolError, TableError) as exc:
+                    client.send({"op": "error", "message": clean(exc, 300)})
+                except HistoryError as exc:
+                    self.report(f"tables: the history database failed: {exc}", "")
+                    client.send({"op": "error", "message": "the server could not save that"})
+        except Exception as exc:  # one client never stops the service
+            self.report(f"tables: a client failed: {type(exc).__name__}: {exc}",
+                        traceback.format_exc())
+        finally:
+            self.clients.discard(client)
+            client.close()
+            await self.gone(client)
+
+    async def handle(self, client: Client, message: dict[str, Any]) -> None:
+        op = message["op"]
+        if client.identity is None:
+            if op != "hello":
+                raise ProtocolError("say hello first")
+            await self.hello(client, message)
+            return
+        handler = _HANDLERS.get(op)
+        if handler is None:
+            raise ProtocolError(f"no such request: {clean(op, 40)!r}")
+        await handler(self, client, message)
+
+    async def hello(self, client: Client, message: dict[str, Any]) -> None:
+        identity = self.tokens.get(str(message.get("token")))
+        if identity is None:
+            client.send({"op": "error", "message": "not a session of this server"})
+            client.close()
+            return
+        client.identity = identity
+        history = self._history()
+        name = await self.run(lambda: history.player_name(identity))
+        client.name = clean(name or "Player", 24) or "Player"
+        waiting = next((t for t in self.tables.values()
+                        if t.seat_of(identity) is not None and t.status in (WAITING, PLAYING)),
+                       None)
+        client.send({"op": "welcome", "version": VERSION, "name": client.name,
+                     "waiting": None if waiting is None else waiting.summary()})
+
+    async def gone(self, client: Client) -> None:
+        """A client left (closed its app, or the connection dropped)."""
+        table = client.table
+        if table is not None and not self.stopping:  # stopping: every table is saved
+            await self.leave_table(client, dropped=True)
+
+    # --- the list ----------------------------------------------------------------------
+    def visible_tables(self, client: Client) -> list[dict[str, Any]]:
+        return [table.summary() for table in self.tables.values()
+                if table.config.public or table.seat_of(client.identity or "") is not None]
+
+    async def send_list(self, client: Client) -> None:
+        history = self._history()
+        identity = client.identity or ""
+        closed = await self.run(lambda: history.shared_tables([CLOSED], host=identity))
+        client.send({"op": "tables", "tables": self.visible_tables(client),
+                     "closed": [{"id": row["id"], "name": row["config"].get("name", "?")}
+                                for row in closed][-10:]})
+
+    def tables_changed(self) -> None:
+        """Push the list to those watching it (at most every 0.2 s)."""
+        if self.list_pending:
+            return
+        self.list_pending = True
+
+        async def push() -> None:
+            await asyncio.sleep(0.2)
+            self.list_pending = False
+            for client in list(self.clients):
+                if client.wants_list and not client.closed:
+                    await self.send_list(client)
+
+        self.spawn(push())
+
+    # --- sending a table's state ---------------------------------------------------------
+    def audience(self, table: Table) -> list[Client]:
+        return [*table.members.values(), *table.spectators]
+
+    def update_for(self, table: Table, client: Client, reset: bool = False) -> dict[str, Any]:
+        """What ``client`` sees of ``table`` now: the table, and while playing its own
+        seat's observation (a spectator: nobody's legal actions) and the new events."""
+        message: dict[str, Any] = {"op": "update", "table": table.summary(),
+                                   "seat": client.seat, "reset": reset,
+                                   "names": [seat.name if seat.identity else None
+                                             for seat in table.seats]}
+        controller = table.controller
+        if controller is not None:
+            events = controller.match.events
+            start = max(0, len(events) - SNAPSHOT_EVENTS) if reset else client.sent_events
+            client.sent_events = len(events)
+            seat = client.seat if client.seat is not None else 0
+            observation = controller.observation(seat).to_dict()
+            if client.seat is None or table.seats[seat].away:
+                observation["legal"] = []
+            message.update({
+                "names": controller.names, "observation": observation,
+                "events": [list(event) for event in events[start:]],
+                "state": match_state(controller.match), "actions": len(controller.actions),
+                "clock": self.clock_for(table)})
+        return message
+
+    def clock_for(self, table: Table) -> dict[str, Any] | None:
+        if table.deadline is None or table.controller is None:
+            return None
+        left = max(0.0, table.deadline - asyncio.get_running_loop().time())
+        return {"seat": table.controller.to_move, "left": round(left, 1),
+                "total": table.config.clock}
+
+    def broadcast(self, table: Table) -> None:
+        for client in self.audience(table):
+            client.send(self.update_for(table, client))
+        self.tables_changed()
+
+    def tell(self, table: Table, text: str) -> None:
+        for client in self.audience(table):
+            client.send({"op": "notice", "text": text})
+
+    # --- the requests --------------------------------------------------------------------
+    async def req_list(self, client: Client, message: dict[str, Any]) -> None:
+        client.wants_list = bool(message.get("follow", True))
+        await self.send_list(client)
+
+    def find(self, client: Client, message: dict[str, Any]) -> Table:
+        """The table a request names, by ``code`` or (a public table) by ``table`` id."""
+        code = message.get("code")
+        if code is not None:
+            wanted = normal_code(str(code))
+            table = next((t for t in self.tables.values() if t.code == wanted), None)
+            if table is None:
+                raise TableError(f"no open table has the code {clean(code, 8)!r}")
+            return table
+        table_id = message.get("table")
+        table = self.tables.get(table_id) if isinstance(table_id, int) else None
+        if table is None or (not table.config.public and
+                             table.seat_of(client.identity or "") is None):
+            raise TableError("no such table (a private table needs its code)")
+        return table
+
+    async def req_create(self, client: Client, message: dict[str, Any]) -> None:
+        identity = client.identity or ""
+        config = TableConfig.from_request(message.get("config"), f"{client.name}'s table")
+        open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
+        if len(open_tables) >= self.limits.max_tables:
+            raise TableError("the server has as many tables as it can hold: join one, or try "
+                             "again later")
+        if sum(1 for t in open_tables if t.host == identity) >= self.limits.tables_per_player:
+            raise TableError(f"you host {self.limits.tables_per_player} open tables already")
+        await self.leave_table(client)
+        seats = [SeatState(spec) for spec in config.seats]
+        code = new_code({t.code for t in self.tables.values()})
+        history = self._history()
+        table_id = await self.run(lambda: history.save_table(
+            None, code, identity, WAITING, config.to_dict(), [s.to_dict() for s in seats],
+            None))
+        table = Table(table_id, code, identity, config, seats)
+        self.tables[table.id] = table
+        table.sit(identity, client.name, 0)
+        await self.enter(table, client, 0)
+        client.send({"op": "created", "code": code, "table": table.id})
+        await self.maybe_start(table)
+
+    async def req_join(self, client: Client, message: dict[str, Any]) -> None:
+        table = self.find(client, message)
+        identity = client.identity or ""
+        seat = message.get("seat")
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < len(table.seats)):
+            raise TableError("no such seat")
+        if table.status in (FINISHED, CLOSED):
+            raise TableError("that table's match is over")
+        if table.seat_of(identity) is None:
+            if client.table is not None and client.table is not table:
+                await self.leave_table(client)
+            async with self.lock(table):
+                index = table.sit(identity, client.name, seat)
+        else:
+            index = table.seat_of(identity) or 0
+            if client.table is not None and client.table is not table:
+                await self.leave_table(client)
+        await self.enter(table, client, index)
+        await self.maybe_start(table)
+
+    async def req_watch(self, client: Client, message: dict[str, Any]) -> None:
+        table = self.find(client, message)
+        if table.seat_of(client.identity or "") is not None:
+            await self.req_join(client, message)
+            return
+        if len(table.spectators) >= self.limits.spectators_per_table:
+            raise TableError("that table has as many spectators as it can hold")
+        await self.leave_table(client)
+        client.table, client.seat = table, None
+        table.spectators.add(client)
+        client.send(self.update_for(table, client, reset=True))
+        self.tables_changed()
+
+    async def enter(self, table: Table, client: Client, seat: int) -> None:
+        """``client`` is at its seat ``seat`` of ``table`` now (and back from away)."""
+        old = table.members.get(client.identity or "")
+        if old is not None and old is not client:
+            old.send({"op": "notice", "text": "You sat down at this table in another "
+                                               "session: this one only watches now."})
+            old.table = None
+            old.seat = None
+        table.members[client.identity or ""] = client
+        table.spectators.discard(client)
+        table.empty_since = None
+        client.table, client.seat = table, seat
+        table.seats[seat].away = False
+        await self.save(table)
+        client.send(self.update_for(table, client, reset=True))
+        self.pump(table)
+        self.broadcast(table)
+
+    async def leave_table(self, client: Client, dropped: bool = False) -> None:
+        table = client.table
+        if table is None:
+            return
+        client.table, seat, client.seat = None, client.seat, None
+        table.spectators.discard(client)
+        identity = client.identity or ""
+        if table.members.get(identity) is client:
+            del table.members[identity]
+            if table.status == WAITING and not dropped:
+                table.stand_up(identity)
+                if identity == table.host and not table.humans:
+                    await self.close_table(table, "the host left before the match began")
+                    return
+            elif seat is not None and table.status == PLAYING:
+                table.seats[seat].away = True
+                self.tell(table, f"{table.seats[seat].name} "
+                                 f"{'lost the connection' if dropped else 'left'}: the "
+                                 f"stand-in plays for them until they are back.")
+            if not table.members:
+                table.empty_since = asyncio.get_running_loop().time()
+            await self.save(table)
+            self.pump(table)
+            self.broadcast(table)
+        else:
+            self.tables_changed()
+
+    async def req_leave(self, client: Client, message: dict[str, Any]) -> None:
+        await self.leave_table(client)
+        client.send({"op": "left"})
+
+    async def req_start(self, client: Client, message: dict[str, Any]) -> None:
+        table = client.table
+        if table is None or client.seat is None:
+            raise TableError("you are at no table")
+        if table.host != client.identity:
+            raise TableError("only the host starts the match")
+        if table.status != WAITING:
+            raise TableError("the match has started already")
+        await self.start_match(table)
+
+    async def maybe_start(self, table: Table) -> None:
+        """A waiting table starts by itself once every human seat is taken."""
+        if table.status == WAITING and not table.free_seats():
+            await self.start_match(table)
+
+    async def start_match(self, table: Table) -> None:
+        from trash_tui.app.saving import start_saved_match
+
+        async with self.lock(table):
+            if table.status != WAITING:
+                return
+            specs, names = table.match_specs()
+            history = self._history()
+            seed = secrets.randbelow(2**62)
+            controller = await self.run(lambda: start_saved_match(
+                history, SHARED_OWNER, table.config.rules, specs, seed, human_names=names))
+            table.controller = controller
+            table.match_id = controller.match_id
+            players = [(index, seat.identity) for index, seat in enumerate(table.seats)
+                       if seat.identity is not None]
+            match_id = controller.match_id or 0
+            await self.run(lambda: history.add_match_players(match_id, players))
+            table.status = PLAYING
+            await self.save(table)
+        self.tell(table, "The match begins.")
+        self.pump(table)
+        self.broadcast(table)
+
+    async def req_act(self, client: Client, message: dict[str, Any]) -> None:
+        table = client.table
+        action = message.get("action")
+        if table is None or client.seat is None:
+            raise TableError("you are not sitting at a table")
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise ProtocolError("an action is a number")
+        async with self.lock(table):
+            controller = table.controller
+            if table.status != PLAYING or controller is None or controller.over:
+                raise TableError("there is no match in play at this table")
+            if controller.to_move != client.seat:
+                raise TableError("it is not your turn")
+            seen = message.get("at")
+            if seen is not None and seen != len(controller.actions):
+                raise TableError("the table moved on meanwhile: look again")
+            if action not in controller.legal():
+                raise TableError("that move is not allowed now")
+            table.seats[client.seat].away = False
+            table.deadline = None
+            await self.run(lambda: controller.play(action))
+        self.after_move(table)
+
+    async def req_back(self, client: Client, message: dict[str, Any]) -> None:
+        table = client.table
+        if table is None or client.seat is None:
+            return
+        seat = table.seats[client.seat]
+        if seat.away:
+            seat.away = False
+            self.tell(table, f"{seat.name} is back.")
+            self.pump(table)
+            self.broadcast(table)
+
+    async def req_chat(self, client: Client, message: dict[str, Any]) -> None:
+        table = client.table
+        if table is None:
+            raise TableError("chat is at a table")
+        text = clean(str(message.get("text", "")), CHAT_LENGTH).strip()
+        if not text:
+            return
+        now = time.monotonic()
+        times = client.chat_times
+        while times and now - times[0] > 60:
+            times.popleft()
+        if len(times) >= self.limits.chat_per_minute:
+            raise TableError(f"at most {self.limits.chat_per_minute} chat lines a minute")
+        times.append(now)
+        name = client.name if client.seat is None else (table.seats[client.seat].name or
+                                                        client.name)
+        line = {"op": "chat", "from": name, "watching": client.seat is None, "text": text}
+        for other in self.audience(table):
+            other.send(line)
+
+    async def req_reopen(self, client: Client, message: dict[str, Any]) -> None:
+        history = self._history()
+        identity = client.identity or ""
+        rows = await self.run(lambda: history.shared_tables([CLOSED], host=identity))
+        row = next((r for r in rows if r["id"] == message.get("table")), None)
+        if row is None:
+            raise TableError("you host no closed table of that number")
+        if sum(1 for t in self.tables.values() if t.host == identity and
+               t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
+            raise TableError(f"you host {self.limits.tables_per_player} open tables already")
+        row["status"] = PLAYING if row["match_id"] is not None else WAITING
+        table = await self.restore(row)
+        if table is None:
+            raise TableError("that table cannot be reopened")
+        await self.save(table)
+        await self.req_join(client, {"table": table.id})
+
+    # --- the match's pace: bots, stand-ins and the clock -----------------------------------
+    def after_move(self, table: Table) -> None:
+        self.pump(table)
+        self.broadcast(table)
+
+    def pump(self, table: Table) -> None:
+        """Set up the table's next step: a bot's or a stand-in's move after a short delay,
+        or the turn clock of the human to move. With no human connected the table waits."""
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        table.deadline = None
+        controller = table.controller
+        if self.stopping or table.status != PLAYING or controller is None:
+            return
+        loop = asyncio.get_running_loop()
+        if not table.members and not controller.over:
+            return  # nobody is at the table: it waits for them (or closes when empty long)
+        if controller.over:
+            self.timers[table.id] = loop.call_soon(lambda: self.spawn(self.finish(table)))
+            return
+        delay = self.limits.bot_delay
+        deals = len(controller.match.history)
+        if deals > table.deals_seen:  # a deal has just ended: time to read its summary
+            table.deals_seen = deals
+            delay += self.limits.deal_pause
+        seat = controller.to_move
+        state = table.seats[seat]
+        if not controller.seats[seat].is_human:
+            self.later(table, delay, self.bot_step)
+        elif state.away or state.identity not in table.members:
+            self.later(table, delay, self.stand_in_step)
+        elif table.config.clock > 0:
+            table.deadline = loop.time() + table.config.clock
+            self.later(table, table.config.clock, self.clock_out)
+
+    def later(self, table: Table, delay: float, step: Callable[[Table], Any]) -> None:
+        self.timers[table.id] = asyncio.get_running_loop().call_later(
+            delay, lambda: self.spawn(self.guarded(step, table)))
+
+    async def guarded(self, step: Callable[[Table], Any], table: Table) -> None:
+        try:
+            await step(table)
+        except Exception as exc:
+            self.report(f"tables: table {table.id} failed: {type(exc).__name__}: {exc}",
+                        traceback.format_exc())
+
+    async def bot_step(self, table: Table) -> None:
+        async with self.lock(table):
+            controller = table.controller
+            if controller is None or controller.over or controller.waiting_for_human:
+                return
+            await self.run(controller.step_bot)
+        self.after_move(table)
+
+    def stand_in(self, table: Table, seat: int) -> Any:
+        """The stand-in bot for ``seat`` in this deal (a new one for every deal)."""
+        controller = table.controller
+        deal = controller.match.deal_number
+        bot, number = table.stand_ins.get(seat, (None, None))
+        if bot is None or number != deal:
+            seed = derive_seed(table.id, "stand-in", seat, deal) % 2**31
+            bot = make_bot(table.config.stand_in, seed=seed)
+            bot.start_match(seat, len(controller.seats), table.config.rules)
+            bot.start_deal(controller.observation(seat))
+            table.stand_ins[seat] = (bot, deal)
+        return bot
+
+    async def stand_in_step(self, table: Table) -> None:
+        async with self.lock(table):
+            controller = table.controller
+            if controller is None or controller.over or not controller.waiting_for_human:
+                return
+            seat = controller.to_move
+            bot = await self.run(lambda: self.stand_in(table, seat))
+            await self.run(lambda: controller.step_stand_in(bot))
+        self.after_move(table)
+
+    async def clock_out(self, table: Table) -> None:
+        controller = table.controller
+        if controller is None or controller.over or not controller.waiting_for_human:
+            return
+        seat = table.seats[controller.to_move]
+        seat.away = True
+        await self.save(table)
+        self.tell(table, f"{seat.name} ran out of time: the stand-in plays for them "
+                         "(any key takes the seat back).")
+        await self.stand_in_step(table)
+
+    async def finish(self, table: Table) -> None:
+        if table.status != PLAYING:
+            return
+        table.status = FINISHED
+        table.empty_since = asyncio.get_running_loop().time()
+        await self.save(table)
+        self.broadcast(table)
+
+    async def close_table(self, table: Table, why: str) -> None:
+        """Save and close ``table`` (its host can reopen it while it has a match)."""
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        if table.status in (WAITING, PLAYING):
+            table.status = CLOSED
+            await self.save(table)
+        for client in self.audience(table):
+            client.send({"op": "closed", "why": why})
+            client.table, client.seat = None, None
+        self.tables.pop(table.id, None)
+        self.locks.pop(table.id, None)
+        self.tables_changed()
+
+    async def sweep(self) -> None:
+        """Close tables nobody has been at for ``empty_timeout`` s; forget finished ones."""
+        while True:
+            await asyncio.sleep(JANITOR_EVERY)
+            now = asyncio.get_running_loop().time()
+            for table in list(self.tables.values()):
+                if table.members or table.empty_since is None:
+                    continue
+                idle = now - table.empty_since
+                if table.status == FINISHED and idle > FINISHED_KEPT:
+                    await self.close_table(table, "the match is over")
+                elif table.status in (WAITING, PLAYING) and idle > self.limits.empty_timeout:
+                    await self.close_table(table, "nobody was at the table")
+
+
+_HANDLERS: dict[str, Callable[[TableService, Client, dict[str, Any]], Any]] = {
+    "list": TableService.req_list,
+    "create": TableService.req_create,
+    "join": TableService.req_join,
+    "watch": TableService.req_watch,
+    "leave": TableService.req_leave,
+    "start": TableService.req_start,
+    "act": TableService.req_act,
+    "back": TableService.req_back,
+    "chat": TableService.req_chat,
+    "reopen": TableService.req_reopen,
+}
+__all__ = ["HUMAN", "TableLimits", "TableService"]
