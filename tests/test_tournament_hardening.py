@@ -185,8 +185,9 @@ def kill_while_writing(monkeypatch: pytest.MonkeyPatch, target: str, nth: int,
             return
         if cut is not None:
             text = "".join(json.dumps(d) + "\n" for d in documents)
+            kept = text[: int(len(text) * cut)]
             with path.open("a", encoding="utf-8") as handle:
-                handle.write(text[: int(len(text) * cut)])
+                handle.write(kept[:-1] if kept.endswith("\n") else kept)  # a torn line
         raise Killed
 
     monkeypatch.setattr(OutputFolder, "_write", staticmethod(write_then_die))
@@ -194,13 +195,13 @@ def kill_while_writing(monkeypatch: pytest.MonkeyPatch, target: str, nth: int,
 
 KILL_POINTS = {
     # records of the 2nd batch half-written; its games not at all
-    "records-torn": ("records.jsonl", 2, 0.5),
+    "records-torn": ("records.jsonl", 2, 0.45),
     # the last record's line cut just before its newline
     "records-cut-before-newline": ("records.jsonl", 2, 0.999),
     # the 2nd batch's records all written, its games line not
     "records-written-games-not": ("games.jsonl", 2, None),
-    # both files written up to half of the 3rd batch's games
-    "games-torn": ("games.jsonl", 3, 0.5),
+    # both files written up to the middle of the 3rd batch's games (not at a line end)
+    "games-torn": ("games.jsonl", 3, 0.45),
     # at the very first write
     "first-records": ("records.jsonl", 1, 0.3),
 }
@@ -625,3 +626,37 @@ def test_lines_of_games_jsonl_that_are_not_games_are_played_again(
     assert "3 games played now" in result.stdout  # games 3, 7 and 12
     assert games_by_index(out) == recorded_reference["games"]
     assert records_by_game(out) == recorded_reference["records"]
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_the_run_continues_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        recorded_reference: dict[str, Any]) -> None:
+    import errno
+
+    path = write(tmp_path, RECORDED)
+    history = tmp_path / "h.sqlite3"
+    appends = Counter[str]()
+    original_open = Path.open
+
+    def open_until_full(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if mode == "a" and self.name == "games.jsonl":
+            appends[self.name] += 1
+            if appends[self.name] > 2:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return original_open(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_until_full)
+    full = trash("tournament", "run", path, "--out", "out", "--records", cwd=tmp_path,
+                 history=history)
+    monkeypatch.undo()
+    # what the run said when it started, then the error in one line
+    assert full.returncode == 2 and "Traceback" not in full.stderr, full.stderr
+    started, error = full.stderr.splitlines()
+    assert started == "recorded: 24 games; output folder out"
+    assert error.startswith("trash: error: cannot write out/games.jsonl: No space left on "
+                            "device; what was played is kept"), error
+    result = trash("tournament", "run", path, "--out", "out", "--records", cwd=tmp_path,
+                   history=history)
+    assert result.returncode == 0, result.stderr
+    assert games_by_index(tmp_path / "out") == recorded_reference["games"]
+    assert records_by_game(tmp_path / "out") == recorded_reference["records"]

@@ -158,9 +158,12 @@ class OutputFolder:
                                f"({visible(known.get('name', '?'), 80)}); choose another "
                                "--out")
         else:
-            marker.write_text(json.dumps({"name": config.name, "fingerprint": fingerprint,
-                                          "config": str(config.path)}, indent=2) + "\n",
-                              encoding="utf-8")
+            try:
+                marker.write_text(json.dumps({"name": config.name, "fingerprint": fingerprint,
+                                              "config": str(config.path)}, indent=2) + "\n",
+                                  encoding="utf-8")
+            except OSError as exc:
+                raise cannot_write(marker, exc) from None
 
     def load(self) -> dict[int, dict[str, Any]]:
         """Finished games by index. A line cut short by a crash is dropped, and so is a
@@ -188,9 +191,12 @@ class OutputFolder:
                 clean = False
         if not clean:
             tmp = self.games_file.with_suffix(".tmp")
-            tmp.write_text("".join(json.dumps(games[i]) + "\n" for i in sorted(games)),
-                           encoding="utf-8")
-            os.replace(tmp, self.games_file)
+            try:
+                tmp.write_text("".join(json.dumps(games[i]) + "\n" for i in sorted(games)),
+                               encoding="utf-8")
+                os.replace(tmp, self.games_file)
+            except OSError as exc:
+                raise cannot_write(self.games_file, exc) from None
         return games
 
     def repair_records(self, finished: Collection[int]) -> set[int]:
@@ -203,19 +209,22 @@ class OutputFolder:
             return set()
         recorded: set[int] = set()
         wrong = False
-        for action, _, index in self._record_lines(finished):
-            wrong = wrong or action != "keep"
-            if index is not None:
-                recorded.add(index)
-        if wrong:
-            tmp = self.records_file.with_suffix(".tmp")
-            with tmp.open("w", encoding="utf-8") as handle:
-                for action, line, _ in self._record_lines(finished):
-                    if action != "drop":
-                        handle.write(line)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.records_file)
+        try:
+            for action, _, index in self._record_lines(finished):
+                wrong = wrong or action != "keep"
+                if index is not None:
+                    recorded.add(index)
+            if wrong:
+                tmp = self.records_file.with_suffix(".tmp")
+                with tmp.open("w", encoding="utf-8") as handle:
+                    for action, line, _ in self._record_lines(finished):
+                        if action != "drop":
+                            handle.write(line)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, self.records_file)
+        except OSError as exc:
+            raise cannot_write(self.records_file, exc) from None
         return recorded
 
     def _record_lines(self, finished: Collection[int]
@@ -255,11 +264,21 @@ class OutputFolder:
 
     @staticmethod
     def _write(path: Path, documents: Sequence[dict[str, Any]]) -> None:
-        with path.open("a", encoding="utf-8") as handle:
-            for document in documents:
-                handle.write(json.dumps(document) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with path.open("a", encoding="utf-8") as handle:
+                for document in documents:
+                    handle.write(json.dumps(document) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:  # a full disk, a folder made read-only: the run stops here
+            raise cannot_write(path, exc) from None
+
+
+def cannot_write(path: Path, exc: OSError) -> RunError:
+    """The one-line error of a file of the output folder that cannot be written."""
+    return RunError(f"cannot write {visible(path)}: {visible(exc.strerror or exc)}; what was "
+                    "played is kept: free the space (or fix the folder) and run the same "
+                    "command again")
 
 
 def _is_count(value: Any, low: int = 0, high: int | None = None) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from trash_tui.history import History
 from trash_tui.tournament.results import compute_results, write_results
-from trash_tui.tournament.runner import RunOutcome
+from trash_tui.tournament.runner import RunOutcome, cannot_write
 
 
 def runs_folder(history_path: Path) -> Path:
@@ -28,7 +28,10 @@ def record_outcome(outcome: RunOutcome, history: History | None) -> dict[str, An
                               outcome.sprt)
     results["elapsed_seconds"] = outcome.elapsed
     results["played_now"] = outcome.played_now
-    write_results(results, outcome.out_dir)
+    try:
+        write_results(results, outcome.out_dir)
+    except OSError as exc:
+        raise cannot_write(outcome.out_dir / "results.json", exc) from None
     if history is not None and outcome.run_id is not None:
         history.finish_run(outcome.run_id, outcome.status, results)
     return results
