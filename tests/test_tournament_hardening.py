@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -402,7 +403,8 @@ SMALL_SCHEDULES = st.fixed_dictionaries({
     "games": st.integers(1, 4), "gauntlet": st.booleans()})
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=bool(os.environ.get("CI")),
+          database=None)
 @given(shape=SMALL_SCHEDULES, data=st.data())
 def test_the_lazy_schedule_resumes_exactly_after_the_finished_games(
         shape: dict[str, Any], data: st.DataObject) -> None:
@@ -420,8 +422,6 @@ def test_the_lazy_schedule_resumes_exactly_after_the_finished_games(
 
 
 def load_tournament_from_shape(shape: dict[str, Any], players: int) -> Any:
-    import tempfile
-
     bots = "".join(f'\n[[bots]]\nname = "b{i}"\nbot = "random"\n'
                    for i in range(shape["bots"]))
     fmt = 'format = "gauntlet"\ngauntlet = "b0"\n' if shape["gauntlet"] else ""
