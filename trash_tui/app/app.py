@@ -35,9 +35,11 @@ from trash_tui.app.too_small import check_size
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
+from trash_tui.text import clean
 
 if TYPE_CHECKING:
     from trash_tui.app.neighbor_controller import NeighborController
+    from trash_tui.app.shared.link import TablesLink
 
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
 #: sessions share the CPU equally, and a player who is just connecting goes first.
@@ -59,9 +61,10 @@ class TrashApp(App[None]):
                  play_now: bool = False, problems: Sequence[str] = (),
                  settings_path: Path | None = None, owner: str = LOCAL_OWNER,
                  tournaments_dir: Path | None = None, remote: bool = False,
-                 idle_timeout: float = 0.0) -> None:
+                 idle_timeout: float = 0.0, tables: TablesLink | None = None) -> None:
         super().__init__()
         self.remote = remote  # a player over SSH: no tournaments, no suspend, a name
+        self.tables_link = tables  # over SSH: the server's shared tables
         self.idle_timeout = idle_timeout  # seconds without input before goodbye (0: never)
         self.last_input = time.monotonic()
         self.leaving = False
@@ -142,6 +145,41 @@ class TrashApp(App[None]):
             if history is not None:
                 history.register_player(self.owner, name)
             self.settings = replace(self.settings, name=name)
+            self.run_worker(self.connect_tables(), group="tables")
+
+    async def connect_tables(self) -> None:
+        """Connect to the server's shared tables (the name is known by now); go straight
+        to the table of the code in the SSH user name, or back to a seat held for us."""
+        link = self.tables_link
+        if link is None or link.connected:
+            return
+        try:
+            welcome = await link.connect()
+        except (OSError, TimeoutError, ValueError) as exc:
+            self.tables_link = None
+            self.notify(f"The shared tables are not available: {exc}", severity="warning",
+                        markup=False)
+            return
+        waiting = welcome.get("waiting")
+        if link.join_code is not None:
+            self.open_tables()
+            link.send({"op": "join", "code": link.join_code})
+        elif waiting:
+            self.notify(f"Your table {clean(waiting.get('name', ''), 32)} is waiting: back "
+                        "to your seat.", markup=False)
+            self.open_tables()
+            link.send({"op": "join", "table": waiting["id"]})
+
+    def open_tables(self) -> None:
+        from trash_tui.app.shared.tables_screen import TablesScreen
+
+        link = self.tables_link
+        if link is None or not link.connected:
+            self.notify("The shared tables are not available on this server.",
+                        severity="warning")
+            return
+        if not isinstance(self.screen, TablesScreen):
+            self.push_screen(TablesScreen(link, self.settings.animation))
 
     @staticmethod
     def yield_to_newcomers() -> None:
@@ -169,6 +207,7 @@ class TrashApp(App[None]):
         self.settings = replace(self.settings, name=name)
         if self.history is not None:
             self.history.register_player(self.owner, name)
+        self.run_worker(self.connect_tables(), group="tables")
         if self.settings_path is not None:
             with contextlib.suppress(OSError, SettingsError):
                 save_settings(self.settings, self.settings_path)
@@ -205,8 +244,8 @@ class TrashApp(App[None]):
         self.set_timer(delay, lambda: self.exit(return_code=status))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "open_tournaments":
-            return not self.remote  # tournaments use the server's CPU: not over SSH
+        if action == "open_tournaments":  # tournaments use the server's CPU: not over
+            return not self.remote or self.tables_link is not None  # SSH (t: the tables)
         return True
 
     def action_suspend_process(self) -> None:
@@ -347,6 +386,9 @@ class TrashApp(App[None]):
         from trash_tui.app.tournaments_screen import TournamentsScreen
 
         if self.remote:
+            if self.tables_link is not None:  # over SSH, t is the shared tables
+                self.open_tables()
+                return
             self.notify("Tournaments run on the server's own machine, not over SSH.",
                         severity="warning")
             return
@@ -416,7 +458,7 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
                settings: Settings | None = None, problems: Sequence[str] = (),
                settings_path: Path | None = None, owner: str = LOCAL_OWNER,
                tournaments_dir: Path | None = None, remote: bool = False,
-               idle_timeout: float = 0.0) -> TrashApp:
+               idle_timeout: float = 0.0, tables: TablesLink | None = None) -> TrashApp:
     """The app, as ``trash`` and the tests build it: ``settings`` (default: the built-in
     defaults, never the user's file) with ``rules``, ``seats``, ``animation`` and ``theme``
     overriding it when given."""
@@ -429,4 +471,4 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
         base = replace(base, **changes)
     return TrashApp(base, seed=seed, play_now=play_now, problems=problems,
                     settings_path=settings_path, owner=owner, tournaments_dir=tournaments_dir,
-                    remote=remote, idle_timeout=idle_timeout)
+                    remote=remote, idle_timeout=idle_timeout, tables=tables)

@@ -128,7 +128,9 @@ class LobbyScreen(Screen[None]):
                                  compact=True)
                     yield Button("Continue", id="lobby-continue", compact=True)
                     yield Button("History", id="lobby-history", compact=True)
-                    yield Button("Tournaments", id="lobby-tournaments", compact=True)
+                    # over SSH the same place (and t) leads to the server's shared tables
+                    yield Button("Tables" if app.tables_link is not None else "Tournaments",
+                                 id="lobby-tournaments", compact=True)
                     yield Button("Settings", id="lobby-settings", compact=True)
                     yield Button("Rules help", id="lobby-rules-help", compact=True)
                     yield Button("Quit", id="lobby-quit", compact=True)
