@@ -25,6 +25,11 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     keepalive_count_max = 3       # unanswered keepalives before the connection is dropped
     session_cpu_seconds = 3600    # CPU time of one session's app (0: no limit)
     session_memory_mb = 1024      # memory (address space) of one session's app (0: no limit)
+    max_tables = 50               # shared tables open on the server
+    tables_per_player = 2         # open shared tables one player hosts
+    spectators_per_table = 20     # people watching one table
+    chat_per_minute = 12          # chat lines one player may send a minute
+    table_empty_timeout = 600     # seconds a table with nobody connected stays open
 
 Relative paths are relative to the file's folder; ``~`` is expanded. The default paths
 are in the user data folder (``default_data_dir()``), the history database is
@@ -65,6 +70,10 @@ COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
     "keepalive_count_max": (1, 100, False),
     "session_cpu_seconds": (10, 7 * 24 * 3600, True),
     "session_memory_mb": (256, 1 << 20, True),
+    "max_tables": (1, 10_000, False),
+    "tables_per_player": (1, 100, False),
+    "spectators_per_table": (0, 10_000, False),
+    "chat_per_minute": (1, 600, False),
 }
 #: Durations in seconds: key -> (smallest, largest allowed; 0 also allowed: "never").
 SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
@@ -72,6 +81,7 @@ SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
     "session_open_timeout": (1.0, 3600.0, False),
     "idle_timeout": (1.0, 7 * 24 * 3600.0, True),
     "keepalive_interval": (1.0, 3600.0, True),
+    "table_empty_timeout": (10.0, 7 * 24 * 3600.0, False),
 }
 SERVER_KEYS = ("host", "port", "auth", *PATH_KEYS, *COUNT_KEYS, *SECONDS_KEYS)
 
@@ -110,6 +120,11 @@ class ServerConfig:
     keepalive_count_max: int = 3
     session_cpu_seconds: int = 3600
     session_memory_mb: int = 1024
+    max_tables: int = 50
+    tables_per_player: int = 2
+    spectators_per_table: int = 20
+    chat_per_minute: int = 12
+    table_empty_timeout: float = 600.0
     source: Path | None = None  # the file it was read from, if any
 
 

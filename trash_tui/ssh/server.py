@@ -61,6 +61,8 @@ from trash_tui.ssh.config import ServeError, ServerConfig
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
 from trash_tui.ssh.limits import FULL_MESSAGE, RateLimiter, SessionSlots
 from trash_tui.ssh.reporting import Reporter
+from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
+from trash_tui.tables.service import TableLimits, TableService
 
 STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
 CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
@@ -83,6 +85,7 @@ class Session:
     player: str | None
     term: str | None = None
     size: str | None = None
+    username: str = ""  # the SSH user name (a table's join code, if it is one)
     started: float = field(default_factory=time.monotonic)
     child: PtyChild | None = None
     stopping: bool = False  # the server asked this session's app to stop
@@ -115,6 +118,11 @@ class ServerState:
         self.connections: set[GameConnection] = set()
         self.stopping = False
         self.reporter = Reporter(echo)
+        self.tables = TableService(config.history, TableLimits(
+            max_tables=config.max_tables, tables_per_player=config.tables_per_player,
+            spectators_per_table=config.spectators_per_table,
+            chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout),
+            report=self.report)
 
     def report(self, message: str, detail: str = "") -> None:
         """A note on the server's stderr (an operator's, never a secret): escaped, and
@@ -133,6 +141,7 @@ class GameConnection(asyncssh.SSHServer):
         self.started = time.monotonic()
         self.candidate: str | None = None  # the identity the last accepted check gave
         self.player: str | None = None  # set once authentication succeeded
+        self.username = ""  # the SSH user name: a table's join code, if it is one
         self.failures = 0
         self.sessions = 0  # sessions opened so far
         self.open_sessions = 0  # sessions open now
@@ -217,6 +226,7 @@ class GameConnection(asyncssh.SSHServer):
 
     # --- authentication ------------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
+        self.username = username
         return True  # everyone authenticates
 
     def auth_completed(self) -> None:
@@ -322,10 +332,16 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
     if not state.slots.acquire(session.address):
         _refuse(process, f"trash: {FULL_MESSAGE}")
         return "refused: server full", None
+    token = state.tables.register(session.player or "")
     try:
         colorterm = process.env.get("COLORTERM")
         env = session_environment(state.config, session.player or "", session.term,
                                   colorterm if isinstance(colorterm, str) else None)
+        env[SOCKET_ENV] = str(state.tables.socket_path)
+        env[TOKEN_ENV] = token
+        code = normal_code(session.username)
+        if code is not None:
+            env[JOIN_ENV] = code
         session.child = await PtyChild.start(process, env, state.command, state.limits)
         if state.stopping:  # stop() began while the app was starting
             session.stopping = True
@@ -333,6 +349,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         disconnected, status = await session.child.run()
     finally:
         state.slots.release(session.address)
+        state.tables.unregister(token)
     if disconnected:
         return ("server stopping" if session.stopping else "disconnected"), status
     with contextlib.suppress(ConnectionError, asyncssh.Error):
@@ -344,7 +361,8 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
     """The process factory: one session, isolated (any failure is logged, never raised)."""
     game: GameConnection | None = process.get_extra_info(_GAME)
     peer = game.peer if game else "?"
-    session = Session(peer, game.address if game else "?", game.player if game else None)
+    session = Session(peer, game.address if game else "?", game.player if game else None,
+                      username=game.username if game else "")
     if game is not None:
         game.session_opened()
     session.term = process.get_terminal_type()
@@ -459,6 +477,7 @@ class RunningServer:
             if not state.connections:
                 break
             await asyncio.sleep(0.05)
+        await state.tables.stop()
         state.log.close()
         state.reporter.flush()
         self._restore_error_handlers()
@@ -529,6 +548,11 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
                          f"{exc.strerror or exc}") from None
     raise_descriptor_limit()
     state = ServerState(config, log, allow_list, passwords, command, echo)
+    try:
+        await state.tables.start()
+    except (OSError, HistoryError) as exc:
+        log.close()
+        raise ServeError(f"cannot start the shared tables: {exc}") from None
     factory: Callable[[], GameConnection] = lambda: GameConnection(state)  # noqa: E731
     if tuple(command) == SESSION_COMMAND:  # the app's fork server imports it meanwhile
         await asyncio.get_running_loop().run_in_executor(None, start_fork_server)
@@ -551,6 +575,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         acceptor = await asyncssh.listen(config.host, config.port, **options)
     except OSError as exc:
         log.close()
+        await state.tables.stop()
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None
     server = RunningServer(acceptor, state, host_key)

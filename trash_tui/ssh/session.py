@@ -89,8 +89,11 @@ def main() -> None:
         idle = 0.0
     path = settings_file(players_dir, identity)
     settings, problems = load_settings(path, remote=True)  # no command or file bots
+    from trash_tui.app.shared.link import TablesLink
+
     app = create_app(settings=settings, problems=problems, settings_path=path,
-                     owner=identity, remote=True, idle_timeout=idle)
+                     owner=identity, remote=True, idle_timeout=idle,
+                     tables=TablesLink.from_environment())
     app.run()
     sys.exit(app.return_code or 0)
 

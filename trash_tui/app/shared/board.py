@@ -1,0 +1,297 @@
+"""A shared table's board (over SSH): the local board, driven by the table service.
+
+``SharedBoardScreen`` is ``BoardScreen`` with a ``SharedTableController``: the same table,
+piles, log, keys and animations. Moves arrive as the service's updates and are played in
+order (``make_move`` shows each one, a chain step by step); this player's keys send their
+move to the service. The status line says whose turn it is and, while a turn clock runs,
+how long is left; a player the stand-in is playing for (away) takes the seat back with any
+key. ``c`` opens the one-line table chat, ``m`` hides or shows its lines in the log.
+Spectators see the same board with no keys to play.
+
+``TableWaitingScreen`` is the table before its match: the seats, the code to give
+friends, ``s`` for the host to start; it turns into the board when the match begins.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, Label, RichLog, Static
+
+from trash_tui.app.board import BoardScreen
+from trash_tui.app.footer import TrashFooter
+from trash_tui.app.shared.controller import SharedTableController
+from trash_tui.app.shared.link import TablesLink
+from trash_tui.rules import Rules
+from trash_tui.text import clean
+
+CHAT_LENGTH = 200
+
+
+def seats_line(table: dict[str, Any]) -> str:
+    """The seats in short: names of humans (away marked), "open", bot levels."""
+    parts = []
+    for seat in table["seats"]:
+        if seat["kind"] == "human":
+            name = clean(seat.get("name") or "?", 24)
+            parts.append(name + (" (away)" if seat.get("state") == "away" else ""))
+        elif seat["kind"] == "open":
+            parts.append("○ open")
+        else:
+            parts.append(f"bot {seat.get('level')}")
+    return ", ".join(parts)
+
+
+def rules_of(update: dict[str, Any]) -> Rules:
+    observation = update.get("observation")
+    if observation is not None:
+        return Rules.from_dict(observation["rules"])
+    return Rules()
+
+
+class SharedBoardScreen(BoardScreen):
+    """A match at a shared table, for a player or a spectator."""
+
+    DEFAULT_CSS = """
+    #shared-chat { height: 1; border: none; padding: 0 1; display: none; }
+    #shared-chat.open { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "chat", "Chat", id="shared-chat-open"),
+        Binding("m", "mute", "Hide chat", id="shared-chat-mute", show=False),
+    ]
+
+    def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal"
+                 ) -> None:
+        controller = SharedTableController(link.send, rules_of(update), update)
+        super().__init__(controller, animation)  # type: ignore[arg-type]
+        self.link = link
+        self.shared: SharedTableController = controller
+        self.updates: deque[dict[str, Any]] = deque()
+        self.chat_hidden = False
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Input(placeholder="Say something to the table (enter sends, esc closes)",
+                    max_length=CHAT_LENGTH, id="shared-chat")
+
+    def on_mount(self) -> None:
+        self.link.listen(self.on_table_message)
+        super().on_mount()
+        self.set_interval(1.0, self.tick)
+
+    def on_unmount(self) -> None:
+        self.link.ignore(self.on_table_message)
+
+    # --- the service's messages -----------------------------------------------------------
+    def on_table_message(self, message: dict[str, Any]) -> None:
+        op = message["op"]
+        if op == "update":
+            self.updates.append(message)
+            self.play_updates()
+        elif op == "notice":
+            self.say(clean(message.get("text", ""), 200))
+        elif op == "error":
+            self.say(f"⚠ {clean(message.get('message', ''), 200)}")
+            self.shared.sent_at = None  # the move was refused: the turn is still ours
+            self.refresh_view()
+        elif op == "chat":
+            if not self.chat_hidden:
+                who = clean(message.get("from", "?"), 32)
+                watching = " (watching)" if message.get("watching") else ""
+                self.query_one(RichLog).write(
+                    Text(f"💬 {who}{watching}: {clean(message.get('text', ''), 200)}"))
+        elif op == "closed":
+            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
+            self.app.pop_screen()
+        elif op == "disconnected":
+            self.say("⚠ The connection to the table is lost: the server may be stopping.")
+
+    def play_updates(self) -> None:
+        """Show the next update, if the board is free to (one move at a time, after the
+        last one's animation and any end-of-deal summary)."""
+        if not self.updates or self.animating or self.waiting_for_summary or \
+                not self.is_attached:
+            return
+        update = self.updates.popleft()
+        self.make_move(lambda: self.shared.apply(update))
+
+    def schedule_bots(self) -> None:  # the service plays the bots: show what it sent
+        self.play_updates()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self.play_updates()
+
+    # --- what the status line says ---------------------------------------------------------
+    def status_text(self) -> str:
+        shared = self.shared
+        if shared.over:
+            return "The match is over."
+        if shared.away:
+            return ("The stand-in is playing for you: press any key to take your seat "
+                    "back.")
+        text = super().status_text()
+        if shared.watching:
+            text = "Watching — " + text
+        left = shared.seconds_left()
+        if left is not None:
+            text += f" ⏱ {left:.0f} s"
+        return text
+
+    def tick(self) -> None:
+        if self.shared.clock is not None and not self.animating:
+            self.set_status(self.status_text())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hint":
+            return False  # no expert's help at a table of people
+        if action in ("chat", "mute"):
+            return True
+        return super().check_action(action, parameters)
+
+    # --- keys ---------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        if self.shared.away:
+            self.link.send({"op": "back"})
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#shared-chat", Input)
+        chat.add_class("open")
+        chat.focus()
+
+    def action_mute(self) -> None:
+        self.chat_hidden = not self.chat_hidden
+        self.say("Chat hidden (m shows it)." if self.chat_hidden else "Chat shown.")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "shared-chat":
+            return
+        text = event.value.strip()
+        if text:
+            self.link.send({"op": "chat", "text": text})
+        event.input.value = ""
+        self.close_chat()
+
+    def close_chat(self) -> None:
+        chat = self.query_one("#shared-chat", Input)
+        chat.remove_class("open")
+        self.set_focus(None)
+
+    def action_leave(self) -> None:
+        chat = self.query_one("#shared-chat", Input)
+        if chat.has_class("open"):
+            self.close_chat()
+            return
+        self.link.send({"op": "leave"})
+        self.app.pop_screen()
+
+
+class TableWaitingScreen(Screen[None]):
+    """A table before its match: who sits where, the code, and (for its host) start."""
+
+    DEFAULT_CSS = """
+    TableWaitingScreen { align: center middle; }
+    #waiting-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
+                   padding: 1 2; border: thick $accent; background: $surface; }
+    #waiting-title { text-style: bold; }
+    #waiting-log { height: 6; border: round $panel; }
+    #waiting-chat { height: 1; border: none; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start now", id="waiting-start"),
+        Binding("c", "chat", "Chat", id="waiting-chat-open"),
+        Binding("escape", "leave", "Leave", id="waiting-leave"),
+    ]
+
+    def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal",
+                 host: bool = False) -> None:
+        super().__init__()
+        self.link = link
+        self.update = update
+        self.animation = animation
+        self.host = host
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="waiting-box"):
+            yield Label("", id="waiting-title", markup=False)
+            yield Static("", id="waiting-table", markup=False)
+            yield RichLog(id="waiting-log", wrap=True, markup=False)
+            yield Input(placeholder="c: say something (enter sends)", id="waiting-chat",
+                        max_length=CHAT_LENGTH)
+        yield TrashFooter()
+
+    def on_mount(self) -> None:
+        self.link.listen(self.on_table_message)
+        self.show()
+
+    def on_unmount(self) -> None:
+        self.link.ignore(self.on_table_message)
+
+    def show(self) -> None:
+        table = self.update["table"]
+        code = table.get("code") or getattr(self, "code", None)
+        self.query_one("#waiting-title", Label).update(
+            f"{clean(table['name'], 32)} — waiting for players")
+        lines = [f"Rules: {clean(table['rules'], 60)}",
+                 f"Seats: {seats_line(table)}",
+                 ("Turn clock: none" if not table.get("clock")
+                  else f"Turn clock: {table['clock']:g} s a move")]
+        if code:
+            lines.append(f"Join code: {code} — friends press j in Tables, or connect with "
+                         f"ssh {code}@this-server")
+        lines.append("It starts when every seat is taken" +
+                     (", or when you press s (open seats get bots)." if self.host else "."))
+        self.query_one("#waiting-table", Static).update("\n".join(lines))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return self.host
+        return True
+
+    def on_table_message(self, message: dict[str, Any]) -> None:
+        op = message["op"]
+        if op == "update":
+            self.update = message
+            if message["table"]["status"] == "playing" and "observation" in message:
+                self.app.switch_screen(SharedBoardScreen(self.link, message, self.animation))
+                return
+            self.show()
+        elif op == "created":
+            self.code = message.get("code")
+            self.show()
+        elif op in ("notice", "error"):
+            text = message.get("text") or message.get("message") or ""
+            self.query_one(RichLog).write(Text(clean(text, 200)))
+        elif op == "chat":
+            self.query_one(RichLog).write(Text(f"💬 {clean(message.get('from', '?'), 32)}: "
+                                               f"{clean(message.get('text', ''), 200)}"))
+        elif op == "closed":
+            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
+            self.app.pop_screen()
+
+    def action_start(self) -> None:
+        self.link.send({"op": "start"})
+
+    def action_chat(self) -> None:
+        self.query_one("#waiting-chat", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.link.send({"op": "chat", "text": event.value.strip()})
+        event.input.value = ""
+        self.set_focus(None)
+
+    def action_leave(self) -> None:
+        self.link.send({"op": "leave"})
+        self.app.pop_screen()
