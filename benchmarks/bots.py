@@ -1,10 +1,19 @@
-"""The bot ladder, head to head: is each rung really stronger than the one below?
+"""The bot ladder, head to head: is each level really stronger than the one below?
 
-Plays 2-player matches (standard rules) between pairs of bots. Matches come in pairs on the
-same seed with the seats swapped, so the cards and the first-seat advantage cancel out as
-far as they can. Prints each pairing's match win rate for the first bot with its 95%
-Wilson interval, the number of matches and a verdict; then the expert's decision time
-(median and worst) at its default settings.
+Plays 2-player matches (standard rules) between pairs of bots on duplicate boards: a board
+is one seed played twice with the seats swapped, so the cards and the first seat's
+advantage cancel out as far as they can. A board's score is the first bot's share of its
+two matches; the interval is the 95% interval of the mean board score (the tournaments'
+duplicate statistics, ``board_stats``). Prints each pairing's score, interval and verdict
+against what the ladder claims:
+
+* ``stronger``: the whole interval lies above 50% (random < easy < normal < hard);
+* ``not worse``: the interval reaches 50% or above (hard and expert against greedy and
+  counter: the top of the ladder is flat, see bots/README.md).
+
+Then the time each bot takes per decision (``time.perf_counter`` around ``choose``): the
+fast levels in microseconds, the expert (median, 95th percentile, worst) in milliseconds
+against its budget. Exits with 1 if a claim fails.
 
     python benchmarks/bots.py [--matches N] [--expert-matches N] [--workers W] [--seed S]
 """
@@ -21,65 +30,96 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 import argparse
 import statistics
 import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bots import make_bot, play_match
+from bots import Bot, make_bot, play_match
 from bots.expert import ExpertBot
+from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.presets import preset_rules
-from trash_tui.stats import wilson_interval
+from trash_tui.tournament.ratings import board_stats
 
-PAIRINGS = [  # (first, second, what the ladder claims)
-    ("greedy", "random", "better"),
-    ("normal", "easy", "better"),
-    ("hard", "easy", "better"),
-    ("hard", "normal", "better"),
-    ("counter", "greedy", "not worse"),
-    ("hard", "counter", "close"),
+STRONGER, NOT_WORSE = "stronger", "not worse"
+PAIRINGS = [  # (first, second, what the ladder claims for the first)
+    ("easy", "random", STRONGER),
+    ("normal", "easy", STRONGER),
+    ("hard", "normal", STRONGER),
+    ("hard", "greedy", NOT_WORSE),
+    ("hard", "counter", NOT_WORSE),
+    ("counter", "greedy", NOT_WORSE),
 ]
 EXPERT_PAIRINGS = [
-    ("expert", "greedy", "not worse"),
-    ("expert", "counter", "not worse"),
+    ("expert", "greedy", NOT_WORSE),
+    ("expert", "counter", NOT_WORSE),
 ]
 
+Times = dict[str, list[float]]
 
-def play_pair(job: tuple[Any, Any, int, int]) -> tuple[int, int, list[float]]:
-    """Two matches on one seed with seats swapped: (wins of the first bot, matches, times)."""
+
+def timed(bot: Bot, times: list[float]) -> None:
+    """Record the seconds each of ``bot``'s decisions takes in ``times``."""
+    choose: Callable[[Observation, Sequence[int]], int] = bot.choose
+
+    def timed_choose(observation: Observation, legal: Sequence[int]) -> int:
+        started = time.perf_counter()
+        action = choose(observation, legal)
+        times.append(time.perf_counter() - started)
+        return action
+
+    bot.choose = timed_choose  # type: ignore[method-assign]
+
+
+def play_board(job: tuple[Any, Any, int, int]) -> tuple[float, Times]:
+    """One board: two matches on one seed with the seats swapped. Returns the first bot's
+    score (its share of the two matches) and the decision times by bot name."""
     first, second, seed, index = job
     rules = preset_rules("standard")
-    wins, times = 0, []
+    wins, times = 0, defaultdict(list)
     for swap in (False, True):
         specs = [second, first] if swap else [first, second]
         bots = [make_bot(spec, seed=derive_seed(seed, index, swap, seat))
                 for seat, spec in enumerate(specs)]
+        for bot in bots:
+            if not isinstance(bot, ExpertBot):  # the expert times its own decisions
+                timed(bot, times[bot.name])
         match = play_match(rules, bots, derive_seed(seed, "match", index))
         winner = match.result.winner if match.result else None
         if winner == (1 if swap else 0):
             wins += 1
         for bot in bots:
             if isinstance(bot, ExpertBot):
-                times.extend(bot.decision_times)
-    return wins, 2, times
+                times[bot.name].extend(bot.decision_times)
+    return wins / 2, dict(times)
 
 
 def run_pairing(first: Any, second: Any, matches: int, seed: int,
-                pool: ProcessPoolExecutor | None) -> tuple[int, int, list[float], float]:
+                pool: ProcessPoolExecutor | None) -> tuple[list[float], Times, float]:
+    """Board scores, decision times and seconds taken."""
     jobs = [(first, second, seed, i) for i in range(max(1, matches // 2))]
     started = time.perf_counter()
-    results = list(pool.map(play_pair, jobs, chunksize=4) if pool else map(play_pair, jobs))
-    wins = sum(r[0] for r in results)
-    played = sum(r[1] for r in results)
-    times = [t for r in results for t in r[2]]
-    return wins, played, times, time.perf_counter() - started
+    results = list(pool.map(play_board, jobs, chunksize=8) if pool else map(play_board, jobs))
+    times: Times = defaultdict(list)
+    for _, board_times in results:
+        for name, values in board_times.items():
+            times[name].extend(values)
+    return [r[0] for r in results], times, time.perf_counter() - started
 
 
-def verdict(low: float, high: float) -> str:
+def verdict(spread: float | None, low: float, high: float) -> str:
+    if spread == 0:
+        return "identical play on every board"
     if low > 0.5:
         return "first is stronger"
     if high < 0.5:
         return "first is weaker"
-    return "statistically indistinguishable"
+    return "level (not significantly different)"
+
+
+def claim_holds(claim: str, low: float, high: float) -> bool:
+    return low > 0.5 if claim == STRONGER else high >= 0.5
 
 
 def label(spec: Any) -> str:
@@ -89,40 +129,66 @@ def label(spec: Any) -> str:
     return str(spec)
 
 
+def print_times(times: Times) -> None:
+    fast = {name: values for name, values in times.items() if name != "expert"}
+    if fast:
+        print("decision time (mean / 99th percentile, microseconds): " + ", ".join(
+            f"{name} {1e6 * statistics.fmean(v):.1f} / "
+            f"{1e6 * sorted(v)[int(0.99 * (len(v) - 1))]:.0f}"
+            for name, v in sorted(fast.items())))
+    expert = sorted(times.get("expert", []))
+    if expert:
+        print(f"expert decision time at defaults (samples "
+              f"{ExpertBot.params['samples'].default}, budget "
+              f"{ExpertBot.params['budget'].default} s): median "
+              f"{1000 * statistics.median(expert):.1f} ms, 95th percentile "
+              f"{1000 * expert[int(0.95 * (len(expert) - 1))]:.1f} ms, worst "
+              f"{1000 * expert[-1]:.1f} ms over {len(expert)} decisions")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=2000, help="matches per pairing")
     parser.add_argument("--expert-matches", type=int, default=200,
-                        help="matches per pairing that involves the expert")
+                        help="matches per pairing that involves the expert (0: none)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    print(f"2-player matches, standard rules, seats alternated; seed {args.seed}")
-    print(f"{'pairing':<26} {'matches':>7}  {'first wins':>10}  {'95% interval':>17}  verdict")
-    expert_times: list[float] = []
+    print(f"2-player matches, standard rules, duplicate boards (seats swapped); "
+          f"seed {args.seed}")
+    print(f"{'pairing':<18} {'matches':>7}  {'score':>6}  {'95% interval':>16}  verdict")
+    times: Times = defaultdict(list)
+    failed: list[str] = []
     try:
         pairings = [(a, b, claim, args.matches) for a, b, claim in PAIRINGS]
-        pairings += [(a, b, claim, args.expert_matches) for a, b, claim in EXPERT_PAIRINGS]
+        if args.expert_matches > 0:
+            pairings += [(a, b, claim, args.expert_matches) for a, b, claim in EXPERT_PAIRINGS]
         for first, second, claim, matches in pairings:
-            wins, played, times, elapsed = run_pairing(first, second, matches, args.seed, pool)
-            expert_times.extend(times)
-            low, high = wilson_interval(wins, played)
+            scores, pair_times, elapsed = run_pairing(first, second, matches,
+                                                            args.seed, pool)
+            for name, values in pair_times.items():
+                times[name].extend(values)
+            stats = board_stats(scores)
+            mean = stats.mean if stats.mean is not None else 0.5
+            low = stats.low if stats.low is not None else 0.0
+            high = stats.high if stats.high is not None else 1.0
             name = f"{label(first)} vs {label(second)}"
-            print(f"{name:<26} {played:>7}  {wins / played:>10.1%}  "
-                  f"[{low:6.1%}, {high:6.1%}]  {verdict(low, high)} (ladder: {claim}; "
-                  f"{elapsed:.0f} s)", flush=True)
+            holds = claim_holds(claim, low, high)
+            if not holds:
+                failed.append(f"{name} (claimed {claim})")
+            print(f"{name:<18} {2 * len(scores):>7}  {mean:>6.1%}  [{low:6.1%}, {high:6.1%}]  "
+                  f"{verdict(stats.sd, low, high)}; "
+                  f"ladder: {claim} — {'ok' if holds else 'FAILS'} ({elapsed:.0f} s)",
+                  flush=True)
     finally:
         if pool:
             pool.shutdown()
-    if expert_times:
-        ordered = sorted(expert_times)
-        print(f"expert decision time at defaults (samples "
-              f"{ExpertBot.params['samples'].default}, budget "
-              f"{ExpertBot.params['budget'].default} s): median "
-              f"{1000 * statistics.median(ordered):.1f} ms, 95th percentile "
-              f"{1000 * ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms, worst "
-              f"{1000 * ordered[-1]:.1f} ms over {len(ordered)} decisions")
+    print_times(times)
+    if failed:
+        print("claims that fail: " + "; ".join(failed))
+        sys.exit(1)
+    print("every claim of the ladder holds")
 
 
 if __name__ == "__main__":

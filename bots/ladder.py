@@ -1,8 +1,9 @@
 """The bot ladder below the expert: random, greedy, easy, normal, hard and counter.
 
-``easy``, ``normal`` and ``hard`` play the counter's sensible game but make human mistakes
-with set probabilities: missing a playable discard, stopping a chain early by leaving a
-wild in place, forgetting to call "Trash!", and putting a wild on a poor slot.
+``easy``, ``normal`` and ``hard`` are the ladder's levels: the counter's sensible game with
+human mistakes at set probabilities (``LEVEL_RATES``): missing a playable discard, stopping
+a chain early by leaving a wild in place, forgetting to call "Trash!", and putting a wild
+on a random open slot. ``hard`` makes none, so it plays exactly as well as the counter.
 """
 
 from __future__ import annotations
@@ -80,17 +81,25 @@ class CounterBot(Bot):
         return WILD_BASE + scarcest_slot(observation, slots)
 
 
+MISTAKES = ("miss_discard", "stop_chain", "forget_call", "bad_wild")
+
+# Each level's default rate for every kind of mistake. The levels must stay clearly apart
+# in paired matches (benchmarks/bots.py): easy beats random, normal beats easy, hard beats
+# normal, each with a 95% interval above 50%. Any mistake that costs something makes a bot
+# measurably weaker than the counter, so the top level makes none (see bots/README.md).
+LEVEL_RATES: dict[str, float] = {"easy": 0.5, "normal": 0.2, "hard": 0.0}
+
+
 class SkilledBot(CounterBot):
     """The counter's game with human mistakes at set rates (``mistakes`` sets all four)."""
 
     name = "skilled"
-    level_rate: ClassVar[float] = 0.2
     params: ClassVar[dict[str, Param]] = {}
 
     def __init__(self, seed: int = 0, **options: object) -> None:
         rate = options.pop("mistakes", None)
         if rate is not None:
-            for key in ("miss_discard", "stop_chain", "forget_call", "bad_wild"):
+            for key in MISTAKES:
                 options.setdefault(key, rate)
             options["mistakes"] = rate
         super().__init__(seed, **options)
@@ -129,16 +138,17 @@ def _mistake_params(rate: float) -> dict[str, Param]:
 class EasyBot(SkilledBot):
     name = "easy"
     description = "a careless child: makes each kind of mistake half the time"
-    params = _mistake_params(0.5)
+    params = _mistake_params(LEVEL_RATES["easy"])
 
 
 class NormalBot(SkilledBot):
     name = "normal"
     description = "a casual player: makes each kind of mistake one time in five"
-    params = _mistake_params(0.2)
+    params = _mistake_params(LEVEL_RATES["normal"])
 
 
 class HardBot(SkilledBot):
     name = "hard"
-    description = "a careful player: makes each kind of mistake one time in twenty"
-    params = _mistake_params(0.05)
+    description = ("a careful player: the counter's game with no mistakes (set mistakes "
+                   "to make it slip)")
+    params = _mistake_params(LEVEL_RATES["hard"])
