@@ -67,6 +67,7 @@ class SharedBoardScreen(BoardScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat", id="shared-chat-open"),
         Binding("m", "mute", "Hide chat", id="shared-chat-mute", show=False),
+        Binding("escape", "leave", "Leave", id="leave"),
     ]
 
     def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal"
@@ -77,6 +78,7 @@ class SharedBoardScreen(BoardScreen):
         self.shared: SharedTableController = controller
         self.updates: deque[dict[str, Any]] = deque()
         self.chat_hidden = False
+        link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
@@ -84,7 +86,6 @@ class SharedBoardScreen(BoardScreen):
                     max_length=CHAT_LENGTH, id="shared-chat")
 
     def on_mount(self) -> None:
-        self.link.listen(self.on_table_message)
         super().on_mount()
         self.set_interval(1.0, self.tick)
 
@@ -97,6 +98,8 @@ class SharedBoardScreen(BoardScreen):
         if op == "update":
             self.updates.append(message)
             self.play_updates()
+        elif not self.is_attached:
+            return
         elif op == "notice":
             self.say(clean(message.get("text", ""), 200))
         elif op == "error":
@@ -220,6 +223,8 @@ class TableWaitingScreen(Screen[None]):
         self.update = update
         self.animation = animation
         self.host = host
+        self.code: str | None = None
+        link.listen(self.on_table_message)  # from now: the screen may not be up yet
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting-box"):
@@ -231,7 +236,6 @@ class TableWaitingScreen(Screen[None]):
         yield TrashFooter()
 
     def on_mount(self) -> None:
-        self.link.listen(self.on_table_message)
         self.show()
 
     def on_unmount(self) -> None:
@@ -239,7 +243,11 @@ class TableWaitingScreen(Screen[None]):
 
     def show(self) -> None:
         table = self.update["table"]
-        code = table.get("code") or getattr(self, "code", None)
+        if table["status"] == "playing" and "observation" in self.update:
+            self.link.ignore(self.on_table_message)
+            self.app.switch_screen(SharedBoardScreen(self.link, self.update, self.animation))
+            return
+        code = table.get("code") or self.code
         self.query_one("#waiting-title", Label).update(
             f"{clean(table['name'], 32)} — waiting for players")
         lines = [f"Rules: {clean(table['rules'], 60)}",
@@ -263,12 +271,11 @@ class TableWaitingScreen(Screen[None]):
         op = message["op"]
         if op == "update":
             self.update = message
-            if message["table"]["status"] == "playing" and "observation" in message:
-                self.app.switch_screen(SharedBoardScreen(self.link, message, self.animation))
-                return
-            self.show()
         elif op == "created":
             self.code = message.get("code")
+        if not self.is_mounted:
+            return  # on_mount shows the latest
+        if op in ("update", "created"):
             self.show()
         elif op in ("notice", "error"):
             text = message.get("text") or message.get("message") or ""

@@ -1,0 +1,278 @@
+"""The shared-table screens of the app (issue 13), driven by Textual's pilot against a real
+table service in the same event loop: the Tables screen, a new table, the waiting room,
+the board at a shared table, joining by code and watching; snapshots at 80×24 and
+160×48 (fixed codes and seeds)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from table_helpers import TableClient, name_player, running_service
+
+from trash_tui.app.app import create_app
+from trash_tui.app.shared.board import SharedBoardScreen, TableWaitingScreen
+from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.tables_screen import CodeScreen, NewTableScreen, TablesScreen
+from trash_tui.settings import Settings
+from trash_tui.tables import service as service_module
+from trash_tui.tables import table as table_module
+
+SIZES = [(80, 24), (160, 48)]
+SIZE_IDS = ["80x24", "160x48"]
+
+
+@pytest.fixture(autouse=True)
+def _fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixed join codes and match seeds, the history database in the tmp folder."""
+    codes = iter(["K7QX", "M4RT", "P9WZ", "B2CD"])
+    monkeypatch.setattr(table_module, "new_code", lambda taken: next(codes))
+    monkeypatch.setattr(service_module, "new_code", lambda taken: next(codes))
+    monkeypatch.setattr(service_module.secrets, "randbelow", lambda n: 1234)
+    monkeypatch.setenv("TRASH_TUI_HISTORY", str(tmp_path / "history.sqlite3"))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+def player_app(service, identity: str, join: str | None = None):
+    link = TablesLink(str(service.socket_path), service.register(identity), join)
+    settings = Settings(animation="off")
+    return create_app(settings=settings, owner=identity, remote=True, tables=link)
+
+
+async def until(pilot, check, limit: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not check():
+        assert loop.time() < deadline, "the screen never got there"
+        await pilot.pause(0.05)
+
+
+async def test_create_a_table_wait_and_a_friend_joins_by_code(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        app = player_app(service, "key:ann")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            waiting = app.screen
+            await until(pilot, lambda: "K7QX" in str(
+                waiting.query_one("#waiting-table").render()))
+            bob = await TableClient.connect(service, "key:bob")
+            await bob.send({"op": "join", "code": "k7qx"})
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            assert board.shared.names[:2] == ["Ann", "Bob"]
+            update = await bob.wait_for("update", lambda m: m["table"]["status"] == "playing")
+            assert update["names"][:2] == ["Ann", "Bob"] and board.shared.playing
+            assert [s["kind"] for s in update["table"]["seats"]] == ["human", "human", "bot",
+                                                                     "bot"]
+
+
+async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"],
+                                                   "clock": 0}})
+        created = await ann.wait_for("created")
+        app = player_app(service, "key:bob", join=created["code"])
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+            for _ in range(200):  # play until Bob has moved once
+                await ann.drain(0.02)
+                legal = ann.my_turn()
+                if legal:
+                    await ann.send({"op": "act", "action": legal[0]})
+                if board.shared.waiting_for_human:
+                    break
+                await pilot.pause(0.02)
+            assert board.shared.waiting_for_human
+            before = len(board.shared.actions)
+            await pilot.press(board.key_for(board.shared.legal()[0]))
+            await ann.wait_for("update", lambda m: m["actions"] > before)
+            await until(pilot, lambda: len(board.shared.actions) > before)
+
+
+async def test_watching_a_table_offers_no_move_and_the_chat_is_cleaned(tmp_path: Path
+                                                                      ) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:eve", "Eve")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "normal"],
+                                                   "clock": 0}})
+        created = await ann.wait_for("created")
+        app = player_app(service, "key:eve")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+            await pilot.press("j")
+            await until(pilot, lambda: isinstance(app.screen, CodeScreen))
+            for key in created["code"]:
+                await pilot.press(key.lower())
+            await pilot.click("#code-watch")
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            assert board.shared.watching and board.shared.legal() == ()
+            assert "Watching" in board.status_text()
+            await ann.send({"op": "chat", "text": "hello \x1b[31mred"})
+            log = board.query_one("#board-log")
+            await until(pilot, lambda: any("hello" in str(line.text)
+                                           for line in log.lines))
+            assert not any("\x1b" in str(line.text) for line in log.lines)
+
+
+async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        app = player_app(service, "key:bob")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+            screen = app.screen
+            assert screen.tables == []
+            ann = await TableClient.connect(service, "key:ann")
+            await ann.send({"op": "create", "config": {"name": "Night owls",
+                                                       "seats": ["human", "human", "easy"]}})
+            await until(pilot, lambda: len(screen.tables) == 1)
+            row = screen.query_one("#tables-list").get_row_at(0)
+            assert row[0] == "Night owls" and row[1] == "Ann"
+            assert "○ open" in row[3] and "bot easy" in row[3]
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+
+
+@pytest.fixture
+def service_thread(tmp_path: Path):
+    """A table service running on an event loop of its own (in a thread), as the server
+    runs it beside the session apps; snapshots run the app in theirs."""
+    import threading
+
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    holder: dict = {}
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        service = service_module.TableService(tmp_path / "history.sqlite3",
+                                              service_module.TableLimits(bot_delay=0.0,
+                                                                         deal_pause=0.0))
+        loop.run_until_complete(service.start())
+        service.test_loop = loop  # type: ignore[attr-defined]
+        holder["service"] = service
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(service.stop())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    ready.wait(10)
+    yield holder["service"]
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+
+
+def two_players(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+
+
+async def ann_creates(service, **config) -> TableClient:
+    ann = await TableClient.connect(service, "key:ann")
+    await ann.send({"op": "create", "config": {"name": "Friday game", "clock": 0,
+                                               "seats": ["human", "human", "normal"],
+                                               **config}})
+    await ann.wait_for("created")
+    return ann
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_tables_screen(snap_compare, tmp_path: Path, service_thread,
+                                size: tuple[int, int]) -> None:
+    two_players(tmp_path)
+    keep: list[TableClient] = []
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: app.tables_link.connected)
+        keep.append(await ann_creates(service_thread))  # Ann stays at her table
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TablesScreen) and app.screen.tables)
+        await pilot.pause(0.3)
+
+    assert snap_compare(player_app(service_thread, "key:bob"), terminal_size=size,
+                        run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_new_table_form(snap_compare, tmp_path: Path, service_thread,
+                                 size: tuple[int, int]) -> None:
+    two_players(tmp_path)
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: app.tables_link.connected)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(player_app(service_thread, "key:ann"), terminal_size=size,
+                        run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_waiting_room(snap_compare, tmp_path: Path, service_thread,
+                               size: tuple[int, int]) -> None:
+    two_players(tmp_path)
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: app.tables_link.connected)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(player_app(service_thread, "key:ann"), terminal_size=size,
+                        run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_shared_board(snap_compare, tmp_path: Path, service_thread,
+                               size: tuple[int, int]) -> None:
+    """Bob at Ann's table, his turn or Ann's (the seed is fixed), before anyone moves."""
+    two_players(tmp_path)
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+        await pilot.pause(0.3)
+
+    async def create() -> TableClient:
+        return await ann_creates(service_thread, seats=["human", "human"])
+
+    future = asyncio.run_coroutine_threadsafe(create(), service_thread.test_loop)
+    ann = future.result(10)  # Ann stays connected (her client lives on the service's loop)
+    code = ann.messages[-1]["code"]
+    assert snap_compare(player_app(service_thread, "key:bob", join=code),
+                        terminal_size=size, run_before=run_before)
