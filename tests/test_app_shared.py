@@ -157,6 +157,46 @@ async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
 
 
+async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_player(
+        tmp_path: Path) -> None:
+    """A match still played at a shared table: its line gives no seed (it would tell every
+    face-down card), Enter goes back to the seat, delete takes it out of this history
+    only."""
+    from trash_tui.app.history_screen import HistoryScreen
+    from trash_tui.history import History
+
+    two_players(tmp_path)
+    async with running_service(tmp_path) as service:
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
+        created = await bob.wait_for("created")
+        app = player_app(service, "key:ann", join=created["code"])
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            app.pop_screen()  # Ann leaves the board: the stand-in plays for her
+            await pilot.pause(0.1)
+            app.action_open_history()
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            screen = app.screen
+            await until(pilot, lambda: bool(screen.rows))
+            detail = str(screen.query_one("#history-detail").render())
+            assert "shared table" in detail and "seed" not in detail
+            seed = str(service.tables[created["table"]].controller.seed)
+            assert seed not in detail
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            app.pop_screen()
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+            app.pop_screen()
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await pilot.press("delete")
+            await pilot.press("delete")
+            await until(pilot, lambda: not app.screen.rows)
+    with History(tmp_path / "history.sqlite3") as history:
+        assert history.matches("key:ann") == []
+        assert len(history.matches("key:bob")) == 1
+
+
 @pytest.fixture
 def service_thread(tmp_path: Path):
     """A table service running on an event loop of its own (in a thread), as the server

@@ -47,7 +47,11 @@ async def test_two_humans_and_a_bot_play_a_whole_match_saved_in_both_histories(
         assert ann_row.id == bob_row.id and ann_row.status == FINISHED and ann_row.shared
         assert ann_row.names[:2] == ["Ann", "Bob"]
         assert history.matches("key:ann", shared=False) == []
-        assert replay(history.get_match(ann_row.id).record).over
+        record = history.get_match(ann_row.id).record
+        assert replay(record).over
+        assert record["context"]["shared_table"] == created["code"]
+        assert record["context"]["players"] == {"0": {"name": "Ann", "key": "key:ann"},
+                                                "1": {"name": "Bob", "key": "key:bob"}}
 
 
 async def test_four_humans_at_one_table(tmp_path: Path) -> None:

@@ -424,6 +424,13 @@ class History:
             self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
             self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
+    def forget_match_player(self, match_id: int, identity: str) -> None:
+        """Take a shared table's match out of one player's history (the others keep it)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM match_players WHERE match_id = ? AND identity = ?",
+                            (match_id, identity))
+
     # --- the SSH server's shared tables -------------------------------------------------
     def save_table(self, table_id: int | None, code: str, host: str, status: str,
                    config: dict[str, Any], seats: Sequence[Any], match_id: int | None

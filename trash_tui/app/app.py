@@ -162,15 +162,18 @@ class TrashApp(App[None]):
             return
         waiting = welcome.get("waiting")
         if link.join_code is not None:
-            self.open_tables()
-            link.send({"op": "join", "code": link.join_code})
+            self.open_tables({"op": "join", "code": link.join_code})
         elif waiting:
             self.notify(f"Your table {clean(waiting.get('name', ''), 32)} is waiting: back "
                         "to your seat.", markup=False)
-            self.open_tables()
-            link.send({"op": "join", "table": waiting["id"]})
+            self.open_tables({"op": "join", "table": waiting["id"]})
 
-    def open_tables(self) -> None:
+    def back_to_shared_match(self, match_id: int) -> None:
+        """From the history: back to the seat of a match at a shared table."""
+        self.open_tables({"op": "join", "match": match_id})
+
+    def open_tables(self, request: dict[str, Any] | None = None) -> None:
+        """The Tables screen; ``request`` (a join) is sent once it listens for the answer."""
         from trash_tui.app.shared.tables_screen import TablesScreen
 
         link = self.tables_link
@@ -179,7 +182,9 @@ class TrashApp(App[None]):
                         severity="warning")
             return
         if not isinstance(self.screen, TablesScreen):
-            self.push_screen(TablesScreen(link, self.settings.animation))
+            self.push_screen(TablesScreen(link, self.settings.animation, request))
+        elif request is not None:
+            link.send(request)
 
     @staticmethod
     def yield_to_newcomers() -> None:

@@ -199,6 +199,11 @@ class HistoryScreen(Screen[None]):
             return
         what = {FINISHED: "Enter: step through its replay", PLAYING: "Enter: continue it"}.get(
             row.status, "abandoned; Enter: step through what was played")
+        if row.shared and row.status == PLAYING:  # the seed would tell every hidden card
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
+            detail.update(Text(f"Match {row.id} at a shared table, started {started}, "
+                               f"{row.actions} moves so far — Enter: back to the table"))
+            return
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
         names = ", ".join(clean(name) for name in row.names)
         players = (f"{names}; started {started}, {row.actions} moves in "
@@ -219,6 +224,11 @@ class HistoryScreen(Screen[None]):
     def action_open_match(self) -> None:
         row = self.selected()
         if row is None:
+            return
+        if row.shared and row.status == PLAYING:  # the table service holds it
+            back = getattr(self.app, "back_to_shared_match", None)
+            if back is not None:
+                back(row.id)
             return
         if row.status == PLAYING:
             resume = getattr(self.app, "resume_row", None)
@@ -257,7 +267,10 @@ class HistoryScreen(Screen[None]):
             self.say(f"Press Delete again to delete match {row.id} for good.")
             return
         self.armed_delete = None
-        self.history.delete_match(row.id)
+        if row.shared:  # the other players keep it: it leaves this history only
+            self.history.forget_match_player(row.id, self.owner)
+        else:
+            self.history.delete_match(row.id)
         self.load()
         self.say(f"Match {row.id} deleted.")
 

@@ -45,6 +45,7 @@ class Saver(ABC):
         self.match_id = match_id
         self.holder = holder
         self.problem: str | None = None
+        self.context: dict[str, Any] = {}  # more for the record's context (a shared table's)
 
     def __call__(self, controller: Any, action: int) -> None:
         if self.problem is not None:
@@ -75,7 +76,8 @@ class MatchSaver(Saver):
                 self.match_id, winner, result.deals,
                 {"places": list(result.places), "sizes": list(result.sizes),
                  "abandoned": result.abandoned},
-                match_record(match, controller.names, {"app_match": self.match_id}),
+                match_record(match, controller.names,
+                             {"app_match": self.match_id, **self.context}),
                 self.holder)
 
 

@@ -229,6 +229,7 @@ class TableService:
                                                                              match_row))
                 table.deals_seen = len(table.controller.match.history)
                 table.status = PLAYING
+                self.tag_record(table)
             elif table.status == PLAYING:
                 table.status = WAITING
         except (TableError, HistoryError, KeyError, TypeError, ValueError) as exc:
@@ -240,6 +241,18 @@ class TableService:
         self.tables[table.id] = table
         self.pump(table)
         return table
+
+    @staticmethod
+    def tag_record(table: Table) -> None:
+        """The match's record will say where it was played and who sat where (the human
+        seats by display name and key fingerprint)."""
+        from trash_tui.app.saving import MatchSaver
+
+        players = {str(index): {"name": seat.name, "key": seat.identity}
+                   for index, seat in enumerate(table.seats) if seat.identity is not None}
+        for listener in table.controller.listeners:
+            if isinstance(listener, MatchSaver):
+                listener.context = {"shared_table": table.code, "players": players}
 
     async def save(self, table: Table) -> None:
         history = self._history()
@@ -391,7 +404,8 @@ class TableService:
         await self.send_list(client)
 
     def find(self, client: Client, message: dict[str, Any]) -> Table:
-        """The table a request names, by ``code`` or (a public table) by ``table`` id."""
+        """The table a request names: by ``code``, by ``table`` id (a public table, or one
+        the player sits at) or by the ``match`` it plays (one the player sits at)."""
         code = message.get("code")
         if code is not None:
             wanted = normal_code(str(code))
@@ -399,6 +413,14 @@ class TableService:
             if table is None:
                 raise TableError(f"no open table has the code {clean(code, 8)!r}")
             return table
+        match_id = message.get("match")
+        if isinstance(match_id, int):  # a match of one's own history: back to its seat
+            found = next((t for t in self.tables.values() if t.match_id == match_id and
+                          t.seat_of(client.identity or "") is not None), None)
+            if found is None:
+                raise TableError("that match's table is not open now (its host can reopen "
+                                 "it from the Tables screen)")
+            return found
         table_id = message.get("table")
         table = self.tables.get(table_id) if isinstance(table_id, int) else None
         if table is None or (not table.config.public and
@@ -539,6 +561,7 @@ class TableService:
                 history, SHARED_OWNER, table.config.rules, specs, seed, human_names=names))
             table.controller = controller
             table.match_id = controller.match_id
+            self.tag_record(table)
             players = [(index, seat.identity) for index, seat in enumerate(table.seats)
                        if seat.identity is not None]
             match_id = controller.match_id or 0

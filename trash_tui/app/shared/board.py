@@ -92,14 +92,18 @@ class SharedBoardScreen(BoardScreen):
     def on_unmount(self) -> None:
         self.link.ignore(self.on_table_message)
 
+    def on_screen_suspend(self) -> None:
+        if self not in self.app.screen_stack:  # popped: its table is left
+            self.link.ignore(self.on_table_message)
+
     # --- the service's messages -----------------------------------------------------------
     def on_table_message(self, message: dict[str, Any]) -> None:
         op = message["op"]
         if op == "update":
             self.updates.append(message)
             self.play_updates()
-        elif not self.is_attached:
-            return
+        elif not self.is_mounted or self not in self.app.screen_stack:
+            return  # not up yet, or closed: nothing to show it on
         elif op == "notice":
             self.say(clean(message.get("text", ""), 200))
         elif op == "error":
@@ -122,7 +126,7 @@ class SharedBoardScreen(BoardScreen):
         """Show the next update, if the board is free to (one move at a time, after the
         last one's animation and any end-of-deal summary)."""
         if not self.updates or self.animating or self.waiting_for_summary or \
-                not self.is_attached:
+                not self.is_mounted or self not in self.app.screen_stack:
             return
         update = self.updates.popleft()
         self.make_move(lambda: self.shared.apply(update))
@@ -273,8 +277,8 @@ class TableWaitingScreen(Screen[None]):
             self.update = message
         elif op == "created":
             self.code = message.get("code")
-        if not self.is_mounted:
-            return  # on_mount shows the latest
+        if not self.is_mounted or self not in self.app.screen_stack:
+            return  # on_mount shows the latest (or it is closed)
         if op in ("update", "created"):
             self.show()
         elif op in ("notice", "error"):

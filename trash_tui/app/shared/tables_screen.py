@@ -48,13 +48,16 @@ class TablesScreen(Screen[None]):
         Binding("escape", "back", "Lobby", id="tables-back"),
     ]
 
-    def __init__(self, link: TablesLink, animation: str = "normal") -> None:
+    def __init__(self, link: TablesLink, animation: str = "normal",
+                 request: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.link = link
         self.animation = animation
+        self.request = request  # sent once this screen listens (a join by code or seat)
         self.tables: list[dict[str, Any]] = []
         self.closed: list[dict[str, Any]] = []
         self.message = ""
+        self.opening = False  # a table's screen is being opened
 
     def compose(self) -> ComposeResult:
         yield Label("Tables on this server", id="tables-title")
@@ -67,6 +70,9 @@ class TablesScreen(Screen[None]):
         table.add_columns("Table", "Host", "Rules", "Seats", "Status", "👁")
         self.link.listen(self.on_table_message)
         self.link.send({"op": "list", "follow": True})
+        if self.request is not None:  # its answer (the table) comes to this screen
+            self.link.send(self.request)
+            self.request = None
         self.show_line()
 
     def on_unmount(self) -> None:
@@ -74,6 +80,7 @@ class TablesScreen(Screen[None]):
         self.link.send({"op": "list", "follow": False})
 
     def on_screen_resume(self) -> None:
+        self.opening = False
         self.link.send({"op": "list", "follow": True})
 
     def on_table_message(self, message: dict[str, Any]) -> None:
@@ -84,7 +91,8 @@ class TablesScreen(Screen[None]):
             self.tables = list(message.get("tables", []))
             self.closed = list(message.get("closed", []))
             self.fill()
-        elif op == "update":
+        elif op == "update" and not self.opening:
+            self.opening = True  # the table's own screen takes its updates from here
             self.open_table(message)
         elif op == "error":
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
