@@ -152,6 +152,10 @@ class SharedBoardScreen(BoardScreen):
         left = shared.seconds_left()
         if left is not None:
             text += f" ⏱ {left:.0f} s"
+        away = [clean(seat.get("name") or "?", 24) for seat in shared.table["seats"]
+                if seat["kind"] == "human" and seat.get("state") == "away"]
+        if away:
+            text += f" · away (the stand-in plays): {', '.join(away)}"
         return text
 
     def tick(self) -> None:
