@@ -1,0 +1,134 @@
+"""A shared table played through the real OpenSSH client: two players, each ``ssh -t`` in
+a tmux session of their own, sit at one table and each sees the other's move.
+
+``trash serve`` runs as its own process (as in test_ssh_openssh.py, whose server and tmux
+helpers this uses). Ann opens the Tables screen, creates a table and reads its join code;
+Bob connects with the code as his SSH user name and goes straight to the table. Skipped
+only when ``ssh`` or ``tmux`` is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_ssh_openssh import (
+    FIRST_SCREEN,
+    HEIGHT,
+    STEP,
+    WIDTH,
+    ServerProcess,
+    TmuxPane,
+    flat,
+    make_client_key,
+    ssh_command,
+    wait_until,
+)
+
+from trash_tui.history import History
+from trash_tui.ssh.session import settings_file
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("ssh") is None or shutil.which("tmux") is None,
+    reason="needs the OpenSSH client (ssh) and tmux installed "
+           "(apt-get install openssh-client tmux)")
+
+_CODE = re.compile(r"Join code: ([A-Z2-9]{4})")
+MATCH = 60.0  # seconds for a player's turn to come round (two bots move 0.8 s apart)
+
+
+class SshPlayer:
+    """A registered player (name, animations off) with a key and a tmux pane for ssh."""
+
+    def __init__(self, folder: Path, server: ServerProcess, name: str) -> None:
+        folder.mkdir()
+        self.folder = folder
+        self.name = name
+        self.key, self.identity = make_client_key(folder)
+        with History(server.history) as history:
+            history.register_player(self.identity, name)
+        settings = settings_file(server.players_dir, self.identity)
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text('[app]\nanimation = "off"\n', encoding="utf-8")
+        self.pane = TmuxPane(folder)
+        self.pane.notes += [folder / "ssh.err", server.stderr]
+
+    def connect(self, server: ServerProcess, username: str = "player") -> None:
+        command = ssh_command(self.key, self.folder / "known_hosts", server.port,
+                              self.folder / "status", self.folder / "ssh.err")
+        self.pane.start(command.replace("player@127.0.0.1", f"{username}@127.0.0.1"),
+                        WIDTH, HEIGHT)
+
+    def answer(self) -> str | None:
+        """If this player is asked for a move, the key of the first one offered (the
+        stock, keep, a free slot for a wild), pressed; else None."""
+        screen = flat(self.pane.screen() or "")
+        asked = re.search(rf"Your move, {re.escape(self.name)} — (\S): ", screen)
+        wild = re.search(rf"Your move, {re.escape(self.name)} — Wild: .*?\(free: (\d+)",
+                         screen)
+        key = asked.group(1) if asked else str(int(wild.group(1)) % 10) if wild else None
+        if key is not None:
+            self.pane.press(key)
+            time.sleep(0.5)  # the move's update, before the status line is read again
+        return key
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    running = ServerProcess(tmp_path)
+    try:
+        running.start()
+        yield running
+    finally:
+        running.kill()
+
+
+@pytest.fixture
+def players(tmp_path: Path, server: ServerProcess) -> Iterator[tuple[SshPlayer, SshPlayer]]:
+    ann = SshPlayer(tmp_path / "ann", server, "Ann")
+    bob = SshPlayer(tmp_path / "bob", server, "Bob")
+    try:
+        yield ann, bob
+    finally:
+        ann.pane.kill()
+        bob.pane.kill()
+
+
+def test_two_openssh_clients_sit_at_one_table_and_see_each_others_moves(
+        server: ServerProcess, players: tuple[SshPlayer, SshPlayer]) -> None:
+    ann, bob = players
+    ann.connect(server)
+    ann.pane.wait_for("New match", timeout=FIRST_SCREEN)
+    ann.pane.press("t")
+    ann.pane.wait_for("Tables on this server")
+    ann.pane.press("n")
+    ann.pane.wait_for("A new table")
+    ann.pane.press("C-s")
+    waiting = ann.pane.wait_for("Join code")
+    found = _CODE.search(waiting)
+    assert found is not None, waiting
+    code = found.group(1)
+
+    bob.connect(server, username=code)  # straight to the table
+    for player in (ann, bob):
+        player.pane.wait_for("Stock", "Discard", timeout=FIRST_SCREEN)
+    assert "Ann" in bob.pane.wait_for("Bob") and "Bob" in ann.pane.wait_for("Ann")
+
+    # whoever's turn comes first draws first; each answers every later question of
+    # their turn (a wild's slot) so that the turn comes round to the other
+    seen: set[str] = set()
+    deadline = time.monotonic() + MATCH
+    while len(seen) < 2:
+        assert time.monotonic() < deadline, f"after {MATCH:g} s only {seen} moved"
+        for mover, other in ((ann, bob), (bob, ann)):
+            if mover.answer() == "s" and mover.name not in seen:
+                other.pane.wait_for(f"{mover.name} draws", timeout=STEP)
+                seen.add(mover.name)
+        time.sleep(0.1)
+
+    assert server.terminate() == 0, server.output()
+    wait_until(lambda: len(server.sessions_logged()) == 2, STEP, "both sessions' log lines")
