@@ -36,6 +36,8 @@ from typing import Any
 import platformdirs
 
 from trash_tui.games import TRASH
+from trash_tui.players.anchors import load_anchors
+from trash_tui.players.model import RatedSeat, Rating, rate, rated_seats
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_runs (
@@ -105,6 +107,47 @@ CREATE TABLE IF NOT EXISTS match_actions (
     number INTEGER NOT NULL,
     action INTEGER NOT NULL,
     PRIMARY KEY (match_id, number)
+);
+"""
+
+#: The players' ratings (``trash_tui/players``). ``rated_matches`` keeps what each rated
+#: match's result was for the rating (its seats: players and bot levels, with ranks), in
+#: the order the matches finished (``finished`` grows with every rated match): it is the
+#: rating's own record, so a match deleted from a history still counts, and
+#: ``rebuild_ratings`` gives exactly the ratings kept match by match. ``ratings`` holds
+#: each player's current rating per game, ``rating_changes`` the rating after each match
+#: (the chart over time), ``match_leavers`` who left a shared table during its match.
+RATINGS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rated_matches (
+    match_id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    finished REAL NOT NULL,
+    seats TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rated_matches_in_order ON rated_matches (finished, match_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    identity TEXT NOT NULL,
+    game TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    matches INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (identity, game)
+);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    match_id INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    game TEXT NOT NULL,
+    finished REAL NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (match_id, identity)
+);
+CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (identity, game, finished);
+CREATE TABLE IF NOT EXISTS match_leavers (
+    match_id INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    PRIMARY KEY (match_id, identity)
 );
 """
 
@@ -194,6 +237,17 @@ class MatchRow:
         return max(0.0, self.updated - self.started)
 
 
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's current rating in one game, with their rated matches and the last."""
+
+    identity: str
+    game: str
+    rating: Rating
+    matches: int
+    updated: float
+
+
 _MATCH_COLUMNS = ("id, owner, started, updated, status, rules, seats, names, seed, actions, "
                   "deals, winner, result, game")
 
@@ -235,6 +289,7 @@ class History:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
             _add_new_columns(self.db)
+            self._add_ratings()
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"history database {self.path}: {exc}") from None
 
@@ -374,6 +429,7 @@ class History:
                 "updated = ? WHERE id = ?",
                 (FINISHED, winner, deals, json.dumps(result), json.dumps(record), time.time(),
                  match_id))
+            self._rate_finished_match(match_id)
 
     def match_actions(self, match_id: int) -> list[int]:
         """The stored actions of a match, in order (stops at the first missing number)."""
@@ -501,3 +557,169 @@ class History:
                 "INSERT INTO players (identity, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(identity) DO UPDATE SET name = excluded.name, "
                 "last_seen = excluded.last_seen", (identity, name, now, now))
+
+    # --- ratings (trash_tui/players) -----------------------------------------------------
+    def _add_ratings(self) -> None:
+        """The rating tables; a database from before them gets its finished matches rated
+        (another process may be doing the same: the result is the same)."""
+        new = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                              "name = 'rated_matches'").fetchone() is None
+        self.db.executescript(RATINGS_SCHEMA)
+        if new:
+            self.rebuild_ratings()
+
+    def _rated_seats(self, match_id: int) -> list[RatedSeat] | None:
+        """How the rating sees a finished match (None: not rated; ``players.model``)."""
+        row = self.db.execute("SELECT owner, game, status, seats, result FROM matches "
+                              "WHERE id = ?", (match_id,)).fetchone()
+        if row is None or row[2] != FINISHED:
+            return None
+        owner, game = str(row[0]), str(row[1])
+        try:
+            specs, result = json.loads(row[3]), json.loads(row[4]) if row[4] else None
+        except ValueError:
+            return None
+        if not isinstance(specs, list):
+            return None
+        identities = {int(seat): str(identity) for identity, seat in self.db.execute(
+            "SELECT identity, seat FROM match_players WHERE match_id = ?", (match_id,))}
+        leavers = {str(r[0]) for r in self.db.execute(
+            "SELECT identity FROM match_leavers WHERE match_id = ?", (match_id,))}
+        return rated_seats(game, owner, specs, result, identities, leavers,
+                           load_anchors().get(game, {}), owner == SHARED_OWNER)
+
+    def _rate_finished_match(self, match_id: int) -> None:
+        """Rate a match that has just finished (inside the caller's transaction): keep its
+        rated result, after every earlier one, and update its players' ratings."""
+        seats = self._rated_seats(match_id)
+        if seats is None:
+            return
+        game = str(self.db.execute("SELECT game FROM matches WHERE id = ?",
+                                   (match_id,)).fetchone()[0])
+        last = self.db.execute("SELECT MAX(finished) FROM rated_matches").fetchone()[0]
+        finished = time.time() if last is None else max(time.time(), float(last) + 1e-6)
+        inserted = self.db.execute(
+            "INSERT OR IGNORE INTO rated_matches (match_id, game, finished, seats) "
+            "VALUES (?, ?, ?, ?)", (match_id, game, finished,
+                                    json.dumps([seat.to_dict() for seat in seats])))
+        if inserted.rowcount:
+            self._apply_rating(match_id, game, finished, seats)
+
+    def _apply_rating(self, match_id: int, game: str, finished: float,
+                      seats: Sequence[RatedSeat]) -> None:
+        """Move the ratings of the players of one rated match (inside a transaction)."""
+        players = [seat.player for seat in seats if seat.player is not None]
+        before: dict[str, Rating] = {}
+        counts: dict[str, int] = {}
+        for identity in players:
+            row = self.db.execute("SELECT mu, sigma, matches FROM ratings WHERE identity = ? "
+                                  "AND game = ?", (identity, game)).fetchone()
+            if row is not None:
+                before[identity] = Rating(float(row[0]), float(row[1]))
+                counts[identity] = int(row[2])
+        after = rate(seats, before, load_anchors().get(game, {}))
+        if after is None:
+            return
+        for identity, rating in after.items():
+            self.db.execute(
+                "INSERT INTO ratings (identity, game, mu, sigma, matches, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(identity, game) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches, "
+                "updated = excluded.updated",
+                (identity, game, rating.mu, rating.sigma, counts.get(identity, 0) + 1,
+                 finished))
+            self.db.execute(
+                "INSERT OR REPLACE INTO rating_changes (match_id, identity, game, finished, "
+                "mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, identity, game, finished, rating.mu, rating.sigma))
+
+    def rebuild_ratings(self) -> int:
+        """Recompute every rating from scratch, in the order the matches finished (ties by
+        id), from the kept rated results (and those of finished matches not rated yet, as
+        in a database from before ratings); the number of rated matches."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            kept = {int(r[0]) for r in self.db.execute("SELECT match_id FROM rated_matches")}
+            for match_id, game, updated in self.db.execute(
+                    "SELECT id, game, updated FROM matches WHERE status = ? ORDER BY id",
+                    (FINISHED,)).fetchall():
+                if int(match_id) in kept:
+                    continue
+                seats = self._rated_seats(int(match_id))
+                if seats is not None:
+                    self.db.execute(
+                        "INSERT INTO rated_matches (match_id, game, finished, seats) "
+                        "VALUES (?, ?, ?, ?)", (match_id, game, float(updated),
+                                                json.dumps([s.to_dict() for s in seats])))
+            self.db.execute("DELETE FROM ratings")
+            self.db.execute("DELETE FROM rating_changes")
+            rows = self.db.execute("SELECT match_id, game, finished, seats FROM rated_matches "
+                                   "ORDER BY finished, match_id").fetchall()
+            for match_id, game, finished, seats in rows:
+                self._apply_rating(int(match_id), str(game), float(finished),
+                                   [RatedSeat.from_dict(seat) for seat in json.loads(seats)])
+        return len(rows)
+
+    def mark_left(self, match_id: int, identity: str, left: bool = True) -> None:
+        """``identity`` left a shared table during its match (``left``), or is back at it:
+        leaving for good is abandoning it (last place for the rating). Only while the
+        match is in play: its end decides."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            row = self.db.execute("SELECT status FROM matches WHERE id = ?",
+                                  (match_id,)).fetchone()
+            if row is None or row[0] != PLAYING:
+                return
+            if left:
+                self.db.execute("INSERT OR IGNORE INTO match_leavers (match_id, identity) "
+                                "VALUES (?, ?)", (match_id, identity))
+            else:
+                self.db.execute("DELETE FROM match_leavers WHERE match_id = ? AND "
+                                "identity = ?", (match_id, identity))
+
+    def ratings(self, game: str) -> list[PlayerRating]:
+        """Every rated player of ``game``, the highest rated first."""
+        rows = self.db.execute("SELECT identity, mu, sigma, matches, updated FROM ratings "
+                               "WHERE game = ? ORDER BY mu DESC, identity", (game,)).fetchall()
+        return [PlayerRating(str(r[0]), game, Rating(float(r[1]), float(r[2])), int(r[3]),
+                             float(r[4])) for r in rows]
+
+    def rating(self, identity: str, game: str) -> PlayerRating | None:
+        """One player's rating in ``game``, or None before their first rated match."""
+        row = self.db.execute("SELECT mu, sigma, matches, updated FROM ratings WHERE "
+                              "identity = ? AND game = ?", (identity, game)).fetchone()
+        if row is None:
+            return None
+        return PlayerRating(identity, game, Rating(float(row[0]), float(row[1])), int(row[2]),
+                            float(row[3]))
+
+    def rating_changes(self, identity: str, game: str) -> list[tuple[int, float, Rating]]:
+        """A player's rating after each of their rated matches of ``game``, in order:
+        (match id, when it finished, rating)."""
+        rows = self.db.execute("SELECT match_id, finished, mu, sigma FROM rating_changes "
+                               "WHERE identity = ? AND game = ? ORDER BY finished, match_id",
+                               (identity, game)).fetchall()
+        return [(int(r[0]), float(r[1]), Rating(float(r[2]), float(r[3]))) for r in rows]
+
+    def first_players(self, match_ids: Sequence[int]) -> dict[int, int]:
+        """The seat that moved first in each of these finished matches (from its record)."""
+        found: dict[int, int] = {}
+        for start in range(0, len(match_ids), 500):
+            chunk = list(match_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for match_id, first in self.db.execute(
+                    f"SELECT id, json_extract(record, '$.first') FROM matches WHERE id IN "
+                    f"({marks}) AND json_valid(record)", chunk):
+                if isinstance(first, int):
+                    found[int(match_id)] = first
+        return found
+
+    def left_matches(self, identity: str) -> set[int]:
+        """The shared tables' matches ``identity`` left before their end (abandoned)."""
+        return {int(r[0]) for r in self.db.execute(
+            "SELECT match_id FROM match_leavers WHERE identity = ?", (identity,))}
+
+    def match_seats_of(self, identity: str) -> dict[int, int]:
+        """The seat ``identity`` had at each shared table's match they played."""
+        return {int(r[0]): int(r[1]) for r in self.db.execute(
+            "SELECT match_id, seat FROM match_players WHERE identity = ?", (identity,))}

@@ -497,6 +497,9 @@ class TableService:
         table.empty_since = None
         client.table, client.seat = table, seat
         table.seats[seat].away = False
+        if table.status == PLAYING and table.match_id is not None:  # back: not abandoned
+            match_id, identity = table.match_id, client.identity or ""
+            await self.run(lambda: self._history().mark_left(match_id, identity, False))
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
         self.pump(table)
@@ -518,6 +521,9 @@ class TableService:
                     return
             elif seat is not None and table.status == PLAYING:
                 table.seats[seat].away = True
+                if not dropped and table.match_id is not None:  # leaving is abandoning,
+                    match_id = table.match_id  # unless they are back before the end
+                    await self.run(lambda: self._history().mark_left(match_id, identity))
                 self.tell(table, f"{table.seats[seat].name} "
                                  f"{'lost the connection' if dropped else 'left'}: the "
                                  f"stand-in plays for them until they are back.")

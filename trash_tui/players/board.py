@@ -1,0 +1,98 @@
+"""The leaderboard: players (and, at home, the bot levels) ranked by their rating in a game.
+
+Players with an established rating come first, highest first, then the provisional ones
+(lichess keeps them off its boards; here they are listed after, marked ``?``). Over SSH
+the board is the server's players, each by the name they chose (``players`` table,
+cleaned) — never by their key; at home it is this computer's player beside the bot
+levels' anchors. ``Leaderboard.you`` is the asking player's own line, whatever their rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from trash_tui.history import LOCAL_OWNER, History
+from trash_tui.players.anchors import load_anchors
+from trash_tui.players.model import PROVISIONAL_MATCHES, Rating, shown_rating
+from trash_tui.text import clean
+
+NAME_LENGTH = 32
+UNNAMED = "(no name yet)"
+
+
+@dataclass(frozen=True)
+class BoardEntry:
+    """One line of the leaderboard: a player or a bot level."""
+
+    rank: int
+    name: str  # cleaned: safe to show
+    rating: Rating
+    matches: int
+    last_seen: float | None = None
+    identity: str | None = None  # a player's (never shown on a screen)
+    bot: str | None = None  # a bot level's name
+    you: bool = False
+
+    @property
+    def provisional(self) -> bool:
+        return self.bot is None and self.matches < PROVISIONAL_MATCHES
+
+    @property
+    def shown(self) -> str:
+        """The rating as shown: "1623", or "1512?" while provisional."""
+        return shown_rating(self.rating, PROVISIONAL_MATCHES if self.bot else self.matches)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "name": self.name, "identity": self.identity,
+                "bot": self.bot, "rating": self.rating.shown, "margin": self.rating.margin,
+                "provisional": self.provisional, "mu": self.rating.mu,
+                "sigma": self.rating.sigma, "matches": self.matches,
+                "last_seen": self.last_seen, "you": self.you}
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The top of the board, and the asking player's line (None before they are rated)."""
+
+    game: str
+    entries: list[BoardEntry]
+    you: BoardEntry | None
+    total: int  # lines in the whole board
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "total": self.total,
+                "entries": [entry.to_dict() for entry in self.entries],
+                "you": self.you.to_dict() if self.you else None}
+
+
+def leaderboard(history: History, game: str, you: str | None = None, *, bots: bool = False,
+                players: bool = True, top: int = 20, your_name: str = "You") -> Leaderboard:
+    """The leaderboard of ``game``: the rated players (with ``players``; the local
+    player only at home) and, with ``bots``, the bot levels' anchors; the first ``top``
+    lines, and ``you``'s line wherever it is."""
+    names = {identity: name for identity, name, _first, _last in history.players()}
+    seen = {identity: last for identity, _name, _first, last in history.players()}
+    people = [row for row in history.ratings(game)
+              if (players and row.identity != LOCAL_OWNER) or row.identity == you]
+    lines: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for row in people:
+        is_you = row.identity == you
+        if row.identity == LOCAL_OWNER:
+            name = your_name if is_you else "this computer's player"
+        else:
+            name = names.get(row.identity) or (your_name if is_you else UNNAMED)
+        provisional = row.matches < PROVISIONAL_MATCHES
+        lines.append(((provisional, -row.rating.mu, clean(name), row.identity),
+                      {"name": clean(name, NAME_LENGTH), "rating": row.rating,
+                       "matches": row.matches, "identity": row.identity, "you": is_you,
+                       "last_seen": seen.get(row.identity, row.updated)}))
+    if bots:
+        for level, rating in load_anchors().get(game, {}).items():
+            lines.append(((False, -rating.mu, level, ""),
+                          {"name": f"{level} (bot)", "rating": rating, "matches": 0,
+                           "bot": level}))
+    lines.sort(key=lambda line: line[0])
+    entries = [BoardEntry(rank, **fields) for rank, (_key, fields) in enumerate(lines, 1)]
+    mine = next((entry for entry in entries if entry.you), None)
+    return Leaderboard(game, entries[:top], mine, len(entries))

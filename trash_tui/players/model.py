@@ -1,0 +1,197 @@
+"""The rating model: openskill's Plackett–Luce ratings, one per player and game.
+
+A rating is a mean ``mu`` and an uncertainty ``sigma`` (openskill's defaults: 25 and
+25/3). It is shown on a familiar scale, ``1500 + 30 × (mu − 25)`` (about 400 points for
+10-to-1 odds between two established players), with ``?`` while the player has played
+fewer than ``PROVISIONAL_MATCHES`` rated matches, as lichess does.
+
+Which matches are rated, and how (``rated_seats``):
+
+- a finished match with a result; one stopped by the engine (50 void deals, the dice
+  game's safety cap) has none and is not rated; a match given up at home (``abandoned``
+  in the history) never finished and is not rated either;
+- every seat is a known player or a bot level with an anchor rating (``anchors.py``): a
+  human at a shared table is their SSH identity; the one human of a match at home is its
+  owner; a match with several humans at one keyboard (hot seat), or with a bot that has
+  no anchor (a player's own bot), is not rated;
+- the places of the result: Trash's ``places`` (equal places tie), the dice game's winner
+  first and then by markers covered; a player who left a shared table before the end
+  (and was not back when it ended) abandoned it: they are last, whatever the stand-in
+  did for them.
+
+Bots keep their anchors: a match moves only the people's ratings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from trash_tui.games import NEIGHBOR, TRASH
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3.0
+DISPLAY_BASE = 1500.0
+DISPLAY_SCALE = 30.0  # display points per unit of mu
+PROVISIONAL_MATCHES = 10
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's (or a bot level's) rating in one game."""
+
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+
+    @property
+    def shown(self) -> int:
+        """The rating on the shown scale (1500 for a new player)."""
+        return display(self.mu)
+
+    @property
+    def margin(self) -> int:
+        """Half the width of the 95% interval, on the shown scale."""
+        return round(1.96 * self.sigma * DISPLAY_SCALE)
+
+
+def display(mu: float) -> int:
+    """``mu`` on the shown scale."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - DEFAULT_MU))
+
+
+def shown_rating(rating: Rating, matches: int) -> str:
+    """"1623" for an established rating, "1623?" for a provisional one."""
+    return f"{rating.shown}{'?' if matches < PROVISIONAL_MATCHES else ''}"
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """One seat of a rated match: a player (an identity) or a bot level, and its rank
+    (1 is first; equal ranks tie)."""
+
+    rank: int
+    player: str | None = None
+    bot: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, **({"player": self.player} if self.player is not None
+                                      else {"bot": self.bot})}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RatedSeat:
+        return cls(int(data["rank"]), data.get("player"), data.get("bot"))
+
+
+def _places(keys: Sequence[tuple[float, ...]]) -> list[int]:
+    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4)."""
+    order = sorted(range(len(keys)), key=lambda s: keys[s])
+    places = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            places[seat] = places[order[position - 1]]
+        else:
+            places[seat] = position + 1
+    return places
+
+
+def result_places(game: str, result: Mapping[str, Any] | None, players: int
+                  ) -> list[int] | None:
+    """The places (1 first) of a finished match's result, or None when it has none (a
+    match stopped by the engine, or a result of the wrong shape)."""
+    if not isinstance(result, Mapping) or result.get("abandoned"):
+        return None
+    if game == TRASH:
+        places = result.get("places")
+        if (isinstance(places, list) and len(places) == players and
+                all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= players
+                    for p in places)):
+            return list(places)
+        return None
+    if game == NEIGHBOR:
+        winner, covered = result.get("winner"), result.get("covered")
+        if (not isinstance(winner, int) or not isinstance(covered, list) or
+                len(covered) != players or not all(isinstance(c, int) for c in covered)):
+            return None
+        return _places([(0 if seat == winner else 1, -covered[seat])
+                        for seat in range(players)])
+    return None
+
+
+def rated_seats(game: str, owner: str, specs: Sequence[Any], result: Mapping[str, Any] | None,
+                identities: Mapping[int, str], leavers: Collection[str], levels: Collection[str],
+                shared: bool) -> list[RatedSeat] | None:
+    """The seats of a finished match as the rating sees them, or None if it is not rated
+    (see the module's docstring). ``identities``: a shared table's seat -> identity;
+    ``leavers``: who left that table before the end; ``levels``: the bot levels with an
+    anchor in this game."""
+    places = result_places(game, result, len(specs))
+    if places is None or len(specs) < 2:
+        return None
+    humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+    if not humans or (not shared and len(humans) > 1):
+        return None
+    players: dict[int, str] = {}
+    for seat in humans:
+        identity = identities.get(seat) if shared else owner
+        if not identity:
+            return None
+        players[seat] = identity
+    if len(set(players.values())) != len(players):
+        return None
+    if any(spec != HUMAN and not (isinstance(spec, str) and spec in levels) for spec in specs):
+        return None
+    left = {seat for seat, identity in players.items() if shared and identity in leavers}
+    ranks = _places([(1 if seat in left else 0, places[seat]) for seat in range(len(specs))])
+    return [RatedSeat(ranks[seat], player=players[seat]) if seat in players
+            else RatedSeat(ranks[seat], bot=str(spec)) for seat, spec in enumerate(specs)]
+
+
+@cache
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def rate(seats: Sequence[RatedSeat], ratings: Mapping[str, Rating],
+         anchors: Mapping[str, Rating]) -> dict[str, Rating] | None:
+    """The players' new ratings after a match (``ratings``: their ratings before it, a
+    new player starting at the default; the bots keep their ``anchors``), or None when a
+    bot of the match has no anchor."""
+    model = _model()
+    teams = []
+    for seat in seats:
+        if seat.player is not None:
+            before = ratings.get(seat.player, Rating())
+        elif seat.bot in anchors:
+            before = anchors[seat.bot]
+        else:
+            return None
+        teams.append([model.create_rating([before.mu, before.sigma])])
+    after = model.rate(teams, ranks=[float(seat.rank) for seat in seats])
+    return {seat.player: Rating(float(team[0].mu), float(team[0].sigma))
+            for seat, team in zip(seats, after, strict=True) if seat.player is not None}
+
+
+def nearest_level(rating: Rating, anchors: Mapping[str, Rating],
+                  offered: Collection[str] | None = None) -> str | None:
+    """The bot level (of ``offered``, if given) whose anchor is nearest ``rating``."""
+    levels = [level for level in anchors if offered is None or level in offered]
+    if not levels:
+        return None
+    return min(levels, key=lambda level: (abs(anchors[level].mu - rating.mu), level))
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a win rate of ``wins`` in ``games``."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
