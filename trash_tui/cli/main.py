@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "lobby": ("trash_tui.cli.play_cmd", "lobby_command"),
     "neighbor": ("trash_tui.cli.neighbor_cmd", "neighbor_group"),
     "play": ("trash_tui.cli.play_cmd", "play_command"),
+    "players": ("trash_tui.cli.players_cmd", "players_group"),
     "replay": ("trash_tui.cli.replay_cmd", "replay_command"),
     "rules": ("trash_tui.cli.rules_cmd", "rules_group"),
     "serve": ("trash_tui.cli.serve_cmd", "serve_group"),

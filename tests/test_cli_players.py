@@ -1,0 +1,114 @@
+"""``trash players``: the leaderboard and a player's statistics as tables or ``--json``
+(names, never keys, for other players; the same numbers the database keeps), ``rebuild``
+giving the same ratings, ``calibrate`` printing anchors with their intervals; unknown or
+ambiguous players and bad options are one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from players_helpers import finish, shared
+from test_cli import assert_one_line_error, trash
+
+from trash_tui.games import TRASH
+from trash_tui.history import LOCAL_OWNER, History
+
+ALICE, BOB = "SHA256:alice", "SHA256:bob"
+
+
+def fill(path: Path) -> None:
+    """Alice and Bob at shared tables and against the bots; the local player at home."""
+    with History(path) as history:
+        history.register_player(ALICE, "Alice")
+        history.register_player(BOB, "Bob\x1b[2J")
+        for places in ([1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3]):
+            shared(history, ["human", "human", "normal"], places, {0: ALICE, 1: BOB})
+        finish(history, ALICE, ["human", "easy"], [1, 2])
+        finish(history, LOCAL_OWNER, ["human", "hard"], [2, 1])
+
+
+def test_the_leaderboard_ranks_the_players_by_name(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    done = trash("players", "leaderboard", "--json", "--history", str(db), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    board = json.loads(done.stdout)
+    with History(db) as history:
+        alice, bob = history.rating(ALICE, TRASH), history.rating(BOB, TRASH)
+    assert alice is not None and bob is not None
+    names = [entry["name"] for entry in board["entries"]]
+    assert names[:2] == ["Alice", "Bob[2J"]  # Alice won more; the escape character is gone
+    assert board["entries"][0]["rating"] == alice.rating.shown
+    assert board["entries"][0]["matches"] == alice.matches == 5
+    assert board["entries"][0]["provisional"] is True
+    table = trash("players", "leaderboard", "--bots", "--history", str(db), cwd=tmp_path)
+    assert table.returncode == 0 and "Alice" in table.stdout and "\x1b" not in table.stdout
+    assert "normal (bot)" in table.stdout and f"{alice.rating.shown}?" in table.stdout
+
+
+def test_stats_by_name_or_key_and_as_json(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    by_name = trash("players", "stats", "Alice", "--json", "--history", str(db), cwd=tmp_path)
+    by_key = trash("players", "stats", ALICE, "--json", "--history", str(db), cwd=tmp_path)
+    assert by_name.returncode == 0, by_name.stderr
+    stats = json.loads(by_name.stdout)
+    assert stats == json.loads(by_key.stdout)
+    assert stats["overall"]["matches"] == 5 and stats["overall"]["wins"] == 4
+    assert stats["best_streak"] == 2 and stats["mean_place_3plus"] == 1.25
+    assert {row["label"] for row in stats["by_opponents"]} == {"people", "easy"}
+    assert len(stats["rating_history"]) == 5
+    text = trash("players", "stats", "--history", str(db), cwd=tmp_path)
+    assert text.returncode == 0 and "0 of 1 won" in text.stdout
+
+
+def test_rebuild_keeps_the_ratings(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    before = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
+                              cwd=tmp_path).stdout)
+    done = trash("players", "rebuild", "--history", str(db), cwd=tmp_path)
+    assert done.returncode == 0 and "6 rated matches: 3 players" in done.stdout
+    after = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
+                             cwd=tmp_path).stdout)
+    assert after == before
+
+
+def test_bad_players_and_options_are_one_line_errors(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    with History(db) as history:
+        history.register_player("SHA256:other", "Alice")
+    for args, words in ((["stats", "Nobody"], "no player 'Nobody'"),
+                        (["stats", "Alice"], "2 SSH players are called 'Alice'"),
+                        (["leaderboard", "--game", "poker"], "poker"),
+                        (["leaderboard", "--top", "0"], "--top")):
+        result = trash("players", *args, "--history", str(db), cwd=tmp_path)
+        assert result.returncode == 2
+        assert_one_line_error(result, words)
+    missing = trash("players", "leaderboard", "--history", str(tmp_path / "none.sqlite3"),
+                    cwd=tmp_path)
+    assert missing.returncode == 2
+    assert_one_line_error(missing, "nothing has been played yet")
+
+
+def test_calibrate_prints_the_anchors_with_their_intervals(tmp_path: Path) -> None:
+    small = tmp_path / "small.toml"
+    small.write_text('name = "small"\nseed = 5\nplayers = 2\nmatches = 6\nduplicate = true\n'
+                     '[rules]\npreset = "standard"\nstart_size = 3\n'
+                     '[[bots]]\nbot = "random"\n[[bots]]\nbot = "greedy"\n')
+    anchors = tmp_path / "anchors.json"
+    done = trash("players", "calibrate", str(small), "--out", str(tmp_path / "runs"),
+                 "--resamples", "20", "--anchors", str(anchors), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(anchors.read_text())
+    greedy, rand = document["games"]["trash"]["greedy"], document["games"]["trash"]["random"]
+    assert greedy["mu"] > rand["mu"] and greedy["games"] == 12
+    for anchor in (greedy, rand):
+        assert anchor["low"] <= anchor["mu"] <= anchor["high"]
+        assert f"{anchor['shown_low']:>5} – {anchor['shown_high']:<5}" in done.stdout
+    bad = trash("players", "calibrate", str(tmp_path / "none.toml"), "--no-write",
+                cwd=tmp_path)
+    assert bad.returncode == 2
+    assert_one_line_error(bad, "none.toml")
