@@ -414,6 +414,36 @@ class TrashApp(App[None]):
         self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,
                                          keymap=self.settings.keymap))
 
+    def lobby_game(self) -> str:
+        """The game chosen in the lobby's form (Trash when there is no lobby)."""
+        from textual.css.query import NoMatches
+
+        from trash_tui.games import TRASH
+
+        lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+        try:
+            return lobby.game if lobby is not None else TRASH
+        except NoMatches:  # the lobby's form is not built yet
+            return TRASH
+
+    def action_open_leaderboard(self) -> None:
+        """The leaderboard: over SSH the server's players, at home you and the bots."""
+        from trash_tui.app.players.leaderboard_screen import LeaderboardScreen
+
+        history = self.history
+        if history is not None:
+            self.push_screen(LeaderboardScreen(history, self.owner, self.remote,
+                                               self.settings.name, self.lobby_game()))
+
+    def action_open_stats(self) -> None:
+        """Your statistics, with the chart of your rating."""
+        from trash_tui.app.players.stats_screen import StatsScreen
+
+        history = self.history
+        if history is not None:
+            self.push_screen(StatsScreen(history, self.owner, self.settings.name,
+                                         self.lobby_game()))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("New match", "Start a match with the lobby's choices",
@@ -426,6 +456,11 @@ class TrashApp(App[None]):
         if not self.remote:
             yield SystemCommand("Tournaments", "Run bot tournaments and see their results",
                                 self.action_open_tournaments)
+        yield SystemCommand("Leaderboard", "Ratings: " + (
+            "the players of this server" if self.remote else "you beside the bots"),
+            self.action_open_leaderboard)
+        yield SystemCommand("Your statistics", "Wins, places, streaks and your rating "
+                            "over time", self.action_open_stats)
         yield SystemCommand("Settings", "House rules, seats, animation, theme and keys",
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",

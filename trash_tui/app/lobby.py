@@ -97,6 +97,7 @@ class LobbyScreen(Screen[None]):
     #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
     #lobby-continue-note { margin-top: 1; }
     #lobby-notice { height: auto; }
+    #lobby-suggestion { height: auto; color: $text-muted; display: none; }
     #lobby-notice.-error { color: $text-error; }
     """
 
@@ -109,6 +110,10 @@ class LobbyScreen(Screen[None]):
                 show=False),
         Binding("s", "app.open_settings", "Settings", id="open-settings"),
         Binding("r", "app.open_rules", "Rules", id="open-rules", show=False),
+        # ratings: in the palette and the lobby's line under the form, not the footer
+        Binding("l", "app.open_leaderboard", "Leaderboard", id="open-leaderboard",
+                show=False),
+        Binding("p", "app.open_stats", "Your statistics", id="open-stats", show=False),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
@@ -162,6 +167,7 @@ class LobbyScreen(Screen[None]):
                                  id="lobby-rules")
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
+                    yield Static("", id="lobby-suggestion")
                     yield Static("", id="lobby-notice")
         yield TrashFooter()
 
@@ -209,6 +215,7 @@ class LobbyScreen(Screen[None]):
         self.say("")
         if event.select.id == "lobby-game":
             self.show_game(str(event.value))
+            self.show_suggestion()
         elif event.select.id == "lobby-rules":
             self.query_one("#lobby-rules-note", Static).update(
                 self.rules_note(str(event.value)))
@@ -222,9 +229,24 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
         self.show_unfinished()
+        self.show_suggestion()
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
+        self.show_suggestion()
+
+    def show_suggestion(self) -> None:
+        """Propose the bot level nearest the player's rating in the chosen game (a line
+        shown once they are rated)."""
+        from trash_tui.app.players.suggestion import suggestion_text
+
+        history = self.trash_app.history
+        offered = NEIGHBOR_LEVELS if self.game == NEIGHBOR_GAME else LEVELS
+        text = suggestion_text(history, self.trash_app.owner, self.game, offered) \
+            if history is not None else ""
+        line = self.query_one("#lobby-suggestion", Static)
+        line.update(Text(text))
+        line.display = bool(text)
 
     def show_unfinished(self) -> None:
         """Enable Continue when there is an unfinished match, and say which one."""

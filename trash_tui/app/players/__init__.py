@@ -1,0 +1,2 @@
+"""The players' screens: the leaderboard and your statistics (``trash_tui/players`` holds
+what they show)."""
