@@ -138,7 +138,7 @@ async def test_l_and_p_open_the_screens_at_home_and_the_lobby_suggests_a_level()
         nearest = min(ANCHORS[TRASH], key=lambda level: abs(ANCHORS[TRASH][level].mu -
                                                               mine.rating.mu))
         assert f"Your rating {mine.rating.shown}" in suggestion
-        assert f"nearest opponent is {nearest}" in suggestion
+        assert f"nearest bot {nearest}" in suggestion
         await pilot.press("l")
         await pilot.pause()
         board = app.screen

@@ -11,8 +11,8 @@ from trash_tui.players.model import nearest_level, shown_rating
 
 def suggestion_text(history: History, identity: str, game: str,
                     offered: Collection[str]) -> str:
-    """"Your rating 1540?: the nearest opponent is normal (1532) …", or "" before the
-    player's first rated match in ``game``."""
+    """"Your rating 1540?: nearest bot normal (1532)", or "" before the player's first
+    rated match in ``game``."""
     rated = history.rating(identity, game)
     if rated is None:
         return ""
@@ -20,5 +20,5 @@ def suggestion_text(history: History, identity: str, game: str,
     level = nearest_level(rated.rating, anchors, offered)
     if level is None:
         return ""
-    return (f"Your rating {shown_rating(rated.rating, rated.matches)}: the nearest "
-            f"opponent is {level} ({anchors[level].shown}). l leaderboard · p statistics")
+    return (f"Your rating {shown_rating(rated.rating, rated.matches)}: nearest bot "
+            f"{level} ({anchors[level].shown})")  # one line of the lobby's form
