@@ -22,7 +22,6 @@ from trash_tui.app.shared.link import TablesLink
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import LOCAL_OWNER, History
 from trash_tui.presets import PRESETS
-from trash_tui.rules import Rules
 from trash_tui.settings import Settings, default_history_path
 
 SIZES = [(80, 24), (160, 48)]
