@@ -1,0 +1,582 @@
+"""Shared tables under load: 10 tables of 4 scripted human players on one ``trash serve``.
+
+The server runs as its own process (``trash serve --config``, its files in a temporary
+folder), so its CPU and memory (the SSH server and, in the same process, the table
+service) are its own; each player is an asyncssh client here whose session runs the real
+app on a 100×32 PTY, and whose screen is read as text (escape sequences removed).
+
+At each table the host connects, opens the Tables screen (``t``), fills in the new-table
+form (``n``: four open seats, no turn clock) and creates it (ctrl+s); the three others
+connect with the join code the host's screen shows as their SSH user name and go straight
+to the table. Once every board is up, each player plays whenever their screen asks them
+("Your move, <name> — s: draw from the stock": ``s``; a later question of the turn: the
+first key offered; a deal's summary: enter) until every player at the table has drawn
+``--moves`` times.
+
+Measured: for every draw, the time from the key leaving this process to the line
+"<name> draws ..." arriving on each of the other three screens (median, 99th percentile
+and worst, per screen and until all three have it), with Python's ``time.perf_counter``;
+failures (a stage that did not happen within its deadline, with why); actions lost (draws
+the players made and saw, against the draws in the match the history database holds);
+the CPU seconds and memory (RSS, peak) of the server process and of the session apps.
+Target on this 2-core machine: 99th percentile under 500 ms, no failure, no action lost.
+
+    python benchmarks/tables.py [--tables N] [--moves N]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# benchmarks/bots.py shares its name with the ``bots`` package: never import it by mistake.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+import asyncssh
+
+from trash_tui.history import History
+from trash_tui.ssh.session import settings_file
+
+TARGET = 0.5  # seconds, the 99th percentile from a key to the other three screens
+SEATS = 4
+TERM_SIZE = (100, 32)
+STAGE_TIMEOUT = 120.0  # seconds any one stage (a screen, a turn, a move seen) may take
+SAMPLE_EVERY = 0.5  # seconds between two samples of the processes' CPU and memory
+SERVER_CODE = "from trash_tui.cli.main import main; main()"
+_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) ")
+_CODE = re.compile(r"Joincode:([A-Z2-9]{4})")
+DEAL_OVER = re.compile(r"Deal\d+is(?:over|void)")  # a deal's summary (its title)
+STOCK = re.compile(r"Stock(\d+)")  # the stock pile's label, squeezed
+DOWN, UP, TAB, ENTER, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[A", "\t", "\r", "\x13", "\x7f"
+OPEN_SEAT = [ENTER, UP, UP, UP, ENTER]  # a seat's list: "a friend" is three above "normal"
+#: The new-table form, from its first field: the rules (standard), the seats (4), seat 2
+#: (open already), seats 3 and 4 opened, public, the turn clock (none).
+NEW_TABLE_KEYS = [TAB, TAB, TAB, TAB, TAB, *OPEN_SEAT, TAB, *OPEN_SEAT, TAB, TAB,
+                  BACKSPACE * 4, "0"]
+
+#: Escape sequences: CSI, OSC, DCS/APC strings, charset selection and single-char escapes
+#: (the same as tests/ssh_helpers.py).
+_ESCAPES = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@-~]"
+    rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    rb"|\x1b[P_^X][^\x1b]*\x1b\\"
+    rb"|\x1b[()][0-9A-Za-z]"
+    rb"|\x1b[ -/]*[0-~]"
+)
+
+
+def squeezed(text: str) -> str:
+    """``text`` without spaces: the app positions words with cursor moves, not spaces."""
+    return "".join(text.split())
+
+
+def screen_text(data: bytes) -> str:
+    """The text of terminal output, escape sequences and spaces removed."""
+    return squeezed(_ESCAPES.sub(b"", data).decode("utf-8", "replace"))
+
+
+# --- processes --------------------------------------------------------------------------
+
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name, None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as file:
+            return file.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+
+
+def cpu_of(fields: list[str]) -> float:
+    """CPU seconds (user + system) from a /proc/PID/stat line's fields."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (children, their children...)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := proc_stat(int(entry))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, stack = [], [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+@dataclasses.dataclass
+class Usage:
+    """The server's and the session apps' CPU and memory, sampled while they run."""
+
+    server_pid: int
+    server_cpu_start: float = 0.0
+    server_cpu: float = 0.0
+    server_rss: float = 0.0
+    apps_cpu: dict[int, float] = dataclasses.field(default_factory=dict)
+    apps_rss: dict[int, float] = dataclasses.field(default_factory=dict)
+    apps_at_start: set[int] = dataclasses.field(default_factory=set)
+
+    def take(self) -> None:
+        fields = proc_stat(self.server_pid)
+        if fields is not None:
+            self.server_cpu = cpu_of(fields)
+            self.server_rss = max(self.server_rss, rss_mb(self.server_pid) or 0.0)
+        for pid in descendants(self.server_pid):
+            fields = proc_stat(pid)
+            if fields is None or int(fields[4]) == 0:  # no terminal: not a session's app
+                continue
+            self.apps_cpu[pid] = cpu_of(fields)
+            self.apps_rss[pid] = max(self.apps_rss.get(pid, 0.0), rss_mb(pid) or 0.0)
+
+
+class ServerProcess:
+    """``trash serve`` in its own process, its files in ``folder``."""
+
+    def __init__(self, folder: Path, sessions: int) -> None:
+        self.folder = folder
+        self.config = folder / "server.toml"
+        self.config.write_text(
+            '[server]\nhost = "127.0.0.1"\nport = 0\nhost_key = "host_key"\n'
+            'history = "history.sqlite3"\nplayers_dir = "players"\nlog = "ssh.log"\n'
+            f'idle_timeout = 0\nmax_sessions = {sessions}\nsessions_per_ip = {sessions}\n'
+            f'max_connections = {2 * sessions}\nconnections_per_ip = {2 * sessions}\n'
+            f'connections_per_minute = {4 * sessions}\nmax_tables = {sessions}\n',
+            encoding="utf-8")
+        self.history = folder / "history.sqlite3"
+        self.players_dir = folder / "players"
+        self.out = folder / "serve.out"
+        self.err = folder / "serve.err"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        with self.out.open("wb") as out, self.err.open("wb") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", SERVER_CODE, "serve", "--config", str(self.config)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        deadline = time.monotonic() + STAGE_TIMEOUT
+        while not (found := _LISTENING.search(self.out.read_text(errors="replace"))):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"trash serve did not start: {self.err.read_text()}")
+            await asyncio.sleep(0.1)
+        self.port = int(found.group(1))
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+# --- players --------------------------------------------------------------------------
+
+class Failure(Exception):
+    """A player's script did not get through a stage; the message says which and why."""
+
+
+class Player:
+    """One scripted player: their key and name, their session and everything it printed."""
+
+    def __init__(self, table: Table, letter: str) -> None:
+        self.table = table
+        self.name = f"P{table.number:02d}{letter}"
+        self.key = asyncssh.generate_private_key("ssh-ed25519")
+        self.identity = self.key.get_fingerprint("sha256")
+        self.output = bytearray()
+        self.changed = asyncio.Event()
+        self.process: asyncssh.SSHClientProcess | None = None
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.reader: asyncio.Future[None] | None = None
+        self.draws = 0  # draws this player made and saw on their own screen
+        self.ended = False
+
+    async def read(self) -> None:
+        assert self.process is not None
+        with contextlib.suppress(asyncssh.Error, ConnectionError):
+            while data := await self.process.stdout.read(65536):
+                self.output += data
+                self.changed.set()
+        self.ended = True
+        self.changed.set()
+
+    def text(self, since: int = 0) -> str:
+        return screen_text(bytes(self.output[since:]))
+
+    def press(self, keys: str) -> None:
+        assert self.process is not None
+        self.process.stdin.write(keys.encode())
+
+    async def sees(self, needle: str, since: int, what: str,
+                   timeout: float = STAGE_TIMEOUT) -> tuple[float, str]:
+        """Wait for ``needle`` (squeezed) in the output since byte ``since``; when the data
+        that holds it arrived (perf_counter) and the text. Failure at the deadline."""
+        needle = squeezed(needle)
+        deadline = time.perf_counter() + timeout
+        while True:
+            self.changed.clear()
+            text = self.text(since)
+            if needle in text:
+                return time.perf_counter(), text
+            if self.ended:
+                raise Failure(f"{self.name}: the session ended waiting for {what}")
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise Failure(f"{self.name}: no {what} after {timeout:g} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+
+    async def sees_stock_change(self, before: int, since: int, what: str,
+                                timeout: float = STAGE_TIMEOUT) -> tuple[float, int]:
+        """Wait until the stock's count shown since byte ``since`` is not ``before`` (one
+        less after a draw; more when a new deal or a reshuffle came with it); when the
+        data that shows it arrived (perf_counter), and where the count ends in the text
+        since ``since``."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            self.changed.clear()
+            for count in STOCK.finditer(self.text(since)):
+                if int(count.group(1)) not in (before, before + 1):
+                    return time.perf_counter(), count.end()
+            if self.ended:
+                raise Failure(f"{self.name}: the session ended waiting for {what}")
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise Failure(f"{self.name}: no {what} after {timeout:g} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+
+    async def connect(self, port: int, username: str) -> None:
+        self.conn = await asyncssh.connect("127.0.0.1", port, username=username,
+                                           client_keys=[self.key], known_hosts=None,
+                                           agent_path=None)
+        self.process = await self.conn.create_process(
+            term_type="xterm-256color", term_size=TERM_SIZE, encoding=None)
+        self.reader = asyncio.ensure_future(self.read())
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 10)
+
+
+class Table:
+    """Four players at one table, and what their moves measured."""
+
+    def __init__(self, number: int, moves: int, everyone_seated: asyncio.Event,
+                 seated: list[int], total: int) -> None:
+        self.number = number
+        self.moves = moves
+        self.players = [Player(self, letter) for letter in "abcd"]
+        self.code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.everyone_seated = everyone_seated
+        self.seated = seated  # one counter for all the tables
+        self.total = total
+        self.latencies: list[float] = []  # a key to one other screen
+        self.all_three: list[float] = []  # a key to the last of the other three screens
+        self.failure: str | None = None
+        self.measures: set[asyncio.Future[None]] = set()
+
+    @property
+    def done(self) -> bool:
+        return self.failure is not None or all(p.draws >= self.moves for p in self.players)
+
+    async def run(self, port: int) -> None:
+        try:
+            await asyncio.gather(*(self.play(player, port) for player in self.players))
+            if self.measures:
+                await asyncio.gather(*self.measures)
+        except Failure as failure:
+            self.failure = self.failure or str(failure)
+        finally:
+            for measure in self.measures:
+                measure.cancel()
+            await asyncio.gather(*(player.close() for player in self.players))
+
+    async def play(self, player: Player, port: int) -> None:
+        """One player's script: sit down, then play until the table is done."""
+        try:
+            if player is self.players[0]:
+                await self.create(player, port)
+            else:
+                await player.connect(port, await self.code)
+            await player.sees("Discard", 0, "the board")
+            self.seated[0] += 1
+            if self.seated[0] == self.total:
+                self.everyone_seated.set()
+            await self.everyone_seated.wait()
+            await self.take_turns(player)
+        except Failure as failure:
+            self.failure = self.failure or str(failure)
+            if not self.code.done():
+                self.code.cancel()
+        except (OSError, asyncssh.Error, asyncio.CancelledError) as exc:
+            self.failure = self.failure or f"{player.name}: {type(exc).__name__}: {exc}"
+            if not self.code.done():
+                self.code.cancel()
+
+    async def create(self, host: Player, port: int) -> None:
+        await host.connect(port, "player")
+        await host.sees("New match", 0, "the lobby")
+        mark = len(host.output)
+        host.press("t")
+        await host.sees("Tables on this server", mark, "the Tables screen")
+        mark = len(host.output)
+        host.press("n")
+        await host.sees("A new table", mark, "the new-table form")
+        for key in NEW_TABLE_KEYS:
+            host.press(key)
+            await asyncio.sleep(0.1)
+        mark = len(host.output)
+        host.press(CTRL_S)
+        _, text = await host.sees("Join code", mark, "the join code")
+        found = _CODE.search(text)
+        if found is None or "○open,○open,○open" not in text:
+            raise Failure(f"{host.name}: the waiting room is not a table of four open seats")
+        self.code.set_result(found.group(1))
+
+    async def take_turns(self, player: Player) -> None:
+        name = re.escape(squeezed(player.name))
+        prompt = re.compile(rf"Yourmove,{name}—(.):")
+        wild = re.compile(rf"Yourmove,{name}—Wild:.*?\(free:(\d+)")
+        consumed, skip = 0, 0  # a question may have come before everyone sat down
+        while not self.done:
+            player.changed.clear()
+            text = player.text(consumed)[skip:]
+            if "Thematchisover" in text:
+                raise Failure(f"{player.name}: the match ended before every player drew "
+                              f"{self.moves} times")
+            if DEAL_OVER.search(text):  # a deal's summary is up: enter, then the board
+                consumed, skip = len(player.output), 0
+                player.press(ENTER)
+                continue
+            asked = list(prompt.finditer(text))
+            wilds = list(wild.finditer(text))
+            if asked or wilds:
+                mark = len(player.output)
+                last_asked = asked[-1].start() if asked else -1
+                if wilds and wilds[-1].start() > last_asked:
+                    key = str(int(wilds[-1].group(1)) % 10)
+                else:
+                    key = asked[-1].group(1)
+                consumed, skip = mark, 0  # the next question is one asked after this key
+                if key == "s":
+                    skip = await self.draw(player, mark)
+                else:
+                    player.press(key)
+                continue
+            if player.ended:
+                raise Failure(f"{player.name}: the session ended")
+            try:
+                await asyncio.wait_for(player.changed.wait(), STAGE_TIMEOUT)
+            except TimeoutError:
+                if not self.done:
+                    raise Failure(f"{player.name}: no turn for {STAGE_TIMEOUT:g} s") from None
+
+    async def draw(self, player: Player, mark: int) -> int:
+        """``s``, timed until the draw shows on the other three screens: their stock's
+        count ("Stock 31" over the pile) changes from the one the mover saw (a log line
+        would not do: the log draws its older lines again as it scrolls). Where the draw
+        shows in the mover's text since ``mark``: a question before that is an old one
+        drawn again, not a new one."""
+        counts = STOCK.findall(player.text(max(0, mark - 200_000)))
+        if not counts:
+            raise Failure(f"{player.name}: no stock count on the board")
+        before = int(counts[-1])
+        others = [other for other in self.players if other is not player]
+        marks = [len(other.output) for other in others]
+        pressed = time.perf_counter()
+        player.press("s")
+
+        async def measure() -> None:
+            seen = await asyncio.gather(*(other.sees_stock_change(before, at,
+                                                                  f"{player.name}'s draw")
+                                          for other, at in zip(others, marks, strict=True)))
+            times = [when - pressed for when, _ in seen]
+            self.latencies.extend(times)
+            self.all_three.append(max(times))
+
+        task = asyncio.ensure_future(measure())
+        self.measures.add(task)
+        task.add_done_callback(self._measured)
+        _, shown = await player.sees_stock_change(before, mark, "its own draw")
+        player.draws += 1
+        if self.done:  # wake the others: they stop too
+            for other in others:
+                other.changed.set()
+        return shown
+
+    def _measured(self, task: asyncio.Future[None]) -> None:
+        self.measures.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.failure = self.failure or str(task.exception())
+
+
+# --- the run ----------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Outcome:
+    tables: list[Table]
+    moves: int
+    wall: float
+    usage: Usage
+    lost: int
+    saved: int
+    server_errors: list[str]
+
+
+def count_saved_draws(history_path: Path, tables: list[Table]) -> tuple[int, int]:
+    """(draws the players made that the history database does not hold, draws it holds)."""
+    from trash_tui.app.saving import rebuild_match
+
+    lost = saved = 0
+    with History(history_path) as history:
+        for table in tables:
+            rows = history.matches(table.players[0].identity)
+            if not rows:
+                lost += sum(player.draws for player in table.players)
+                continue
+            controller = rebuild_match(history, rows[0])
+            names = controller.names
+            for player in table.players:
+                seat = names.index(player.name) if player.name in names else -1
+                held = sum(1 for event in controller.match.events
+                           if event[0] == "draw" and event[1] == seat)
+                saved += held
+                lost += max(0, player.draws - held)
+    return lost, saved
+
+
+async def sample(usage: Usage) -> None:
+    while True:
+        await asyncio.to_thread(usage.take)
+        await asyncio.sleep(SAMPLE_EVERY)
+
+
+async def bench(tables_count: int, moves: int) -> Outcome:
+    folder = Path(tempfile.mkdtemp(prefix="trash-bench-tables-"))
+    server = ServerProcess(folder, tables_count * SEATS + 4)
+    try:
+        await server.start()
+        assert server.process is not None
+        usage = Usage(server.process.pid)
+        usage.take()
+        usage.server_cpu_start = usage.server_cpu
+        everyone = asyncio.Event()
+        seated = [0]
+        tables = [Table(number, moves, everyone, seated, tables_count * SEATS)
+                  for number in range(1, tables_count + 1)]
+        with History(server.history) as history:
+            for table in tables:
+                for player in table.players:
+                    history.register_player(player.identity, player.name)
+        for table in tables:
+            for player in table.players:  # animations off: a move shows at once
+                path = settings_file(server.players_dir, player.identity)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text('[app]\nanimation = "off"\n', encoding="utf-8")
+        sampler = asyncio.ensure_future(sample(usage))
+        started = time.perf_counter()
+        await asyncio.gather(*(table.run(server.port) for table in tables))
+        wall = time.perf_counter() - started
+        sampler.cancel()
+        usage.take()
+        server.stop()
+        lost, saved = count_saved_draws(server.history, tables)
+        errors = [line for line in server.err.read_text(errors="replace").splitlines()
+                  if "error" in line.lower() or "failed" in line.lower()
+                  or "Traceback" in line]
+        return Outcome(tables, moves, wall, usage, lost, saved, errors)
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def report(outcome: Outcome) -> None:
+    tables = outcome.tables
+    latencies = [value for table in tables for value in table.latencies]
+    all_three = [value for table in tables for value in table.all_three]
+    failed = [table for table in tables if table.failure is not None]
+    players = len(tables) * SEATS
+    print(f"{len(tables)} tables of {SEATS} human players ({players} SSH sessions running "
+          f"the app, {TERM_SIZE[0]}×{TERM_SIZE[1]}), {outcome.moves} draws each")
+    print(f"draws measured: {len(all_three)}; screens that showed them: {len(latencies)}")
+    if latencies:
+        print(f"key to the move on another player's screen: median "
+              f"{statistics.median(latencies) * 1000:.0f} ms, 99th percentile "
+              f"{percentile(latencies, 0.99) * 1000:.0f} ms, worst "
+              f"{max(latencies) * 1000:.0f} ms")
+        print(f"key to the move on all three other screens: median "
+              f"{statistics.median(all_three) * 1000:.0f} ms, 99th percentile "
+              f"{percentile(all_three, 0.99) * 1000:.0f} ms, worst "
+              f"{max(all_three) * 1000:.0f} ms")
+    print(f"failures: {len(failed)} table(s)")
+    for table in failed:
+        print(f"  table {table.number}: {table.failure}")
+    made = sum(player.draws for table in tables for player in table.players)
+    print(f"actions lost: {outcome.lost} (draws made and seen: {made}; draws in the "
+          f"history database: {outcome.saved})")
+    for line in outcome.server_errors[:10]:
+        print(f"  server: {line}")
+    usage = outcome.usage
+    server_cpu = usage.server_cpu - usage.server_cpu_start
+    apps_cpu = sum(usage.apps_cpu.values())
+    rss = list(usage.apps_rss.values())
+    print(f"wall time {outcome.wall:.1f} s; CPU: server process (SSH and the table service) "
+          f"{server_cpu:.1f} s ({server_cpu / outcome.wall * 100:.0f}% of a core), "
+          f"session apps {apps_cpu:.1f} s together ({apps_cpu / max(1, len(rss)):.2f} s each)")
+    if rss:
+        print(f"memory (peak RSS): server process {usage.server_rss:.0f} MB; session apps "
+              f"median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB "
+              f"({len(rss)} apps; shared pages counted in each)")
+    p99 = percentile(latencies, 0.99) if latencies else float("inf")
+    met = p99 < TARGET and not failed and outcome.lost == 0
+    print(f"target: 99th percentile under {TARGET * 1000:.0f} ms, no failure, no action lost "
+          f"— {'meets' if met else 'misses'} it")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10, help="tables of four players")
+    parser.add_argument("--moves", type=int, default=8, help="draws each player makes")
+    args = parser.parse_args()
+    if args.tables < 1 or args.moves < 1:
+        parser.error("--tables and --moves must be at least 1")
+    report(asyncio.run(bench(args.tables, args.moves)))
+
+
+if __name__ == "__main__":
+    main()
