@@ -8,6 +8,9 @@ from __future__ import annotations
 import html
 import re
 import time
+from pathlib import Path
+
+from textual import events
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
@@ -15,6 +18,7 @@ from trash_tui.app.controller import MatchController, make_seats
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines
 from trash_tui.app.hot_seat import HotSeatScreen, default_names, names_problem
 from trash_tui.app.neighbor_widgets import last_roll
+from trash_tui.app.remote import NameScreen
 from trash_tui.app.replay_screen import ReplayScreen
 from trash_tui.app.saving import MatchSaver
 from trash_tui.app.unfinished import UnfinishedScreen
@@ -435,3 +439,32 @@ async def test_item_8_the_history_shows_the_date_it_is_sorted_by() -> None:
         assert dates == sorted(dates, reverse=True)  # the order is the column's
         assert dates[0] == time.strftime("%Y-%m-%d %H:%M", time.localtime(1_790_000_000))
         assert "latest played first" in str(app.screen.query_one("#history-title").render())
+
+
+# --- item 6: Enter on the SSH name prompt ---------------------------------------------
+async def test_item_6_enter_on_the_name_shows_at_once_and_repeats_are_ignored(
+        tmp_path: Path) -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=3, animation="off",
+                     owner="SHA256:new-key", remote=True, settings_path=tmp_path / "p.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        prompt = app.screen
+        assert isinstance(prompt, NameScreen)
+        prompt.query_one("Input").value = "Robin"
+        prompt.choose()  # Enter: taken at once, before the lobby is built
+        assert prompt.sitting
+        assert "Sitting down…" in str(prompt.query_one("#name-problem").render())
+        assert prompt.query_one("Input").disabled
+        for key, char in (("enter", "\r"), ("enter", "\r"), ("n", "n")):
+            # impatient repeats, typed while the lobby is being built (as keys read
+            # from a busy server's terminal are)
+            app.post_message(events.Key(key, char))
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)  # in the lobby, and nothing started
+        assert app.settings.name == "Robin"
+        assert not any(isinstance(screen, BoardScreen | HotSeatScreen | UnfinishedScreen)
+                       for screen in app.screen_stack)
+        await pilot.press("h")  # keys typed once the lobby is up are taken
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HistoryScreen"

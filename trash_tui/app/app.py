@@ -68,6 +68,10 @@ class TrashApp(App[None]):
         self.idle_timeout = idle_timeout  # seconds without input before goodbye (0: never)
         self.last_input = time.monotonic()
         self.leaving = False
+        # A new SSH player's name is taken and the lobby is coming: keys typed until it
+        # is up (a repeated Enter) are dropped, so they never land on the lobby.
+        self.sitting_down = False
+        self.seated_at: float | None = None
         self.settings = settings
         self.seed = seed
         self.play_now = play_now
@@ -206,6 +210,7 @@ class TrashApp(App[None]):
     def set_player_name(self, name: str | None) -> None:
         """Register the name a new player chose, then open the lobby."""
         if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
+            self.sitting_down = True
             self.push_screen(LobbyScreen())
         if not name:
             return
@@ -217,10 +222,27 @@ class TrashApp(App[None]):
             with contextlib.suppress(OSError, SettingsError):
                 save_settings(self.settings, self.settings_path)
 
+    def lobby_up(self) -> None:
+        """The lobby is drawn: keys typed from now on are the player's next ones."""
+        if self.sitting_down:
+            self.sitting_down = False
+            self.seated_at = time.monotonic()
+
+    def typed_while_sitting_down(self, event: events.Event) -> bool:
+        """Whether ``event`` is a key typed between a new player's name and the lobby."""
+        if not isinstance(event, events.Key):
+            return False
+        if self.sitting_down or getattr(self.screen, "sitting", False):
+            return True
+        return self.seated_at is not None and event.time <= self.seated_at
+
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |
                       events.MouseScrollUp):
             self.last_input = time.monotonic()
+        if self.typed_while_sitting_down(event):
+            event.stop()
+            return
         await super().on_event(event)
 
     def check_player_idle(self) -> None:

@@ -229,6 +229,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
         self.show_unfinished()
+        self.call_after_refresh(self.trash_app.lobby_up)
         self.show_suggestion()
 
     def on_screen_resume(self) -> None:

@@ -1,7 +1,9 @@
 """Screens for players who come in over SSH: choosing a display name, and goodbye.
 
 ``NameScreen`` asks a new player (a key seen for the first time) for the name shown at
-the table; it dismisses with the name. ``GoodbyeScreen`` covers the app with a last
+the table; it dismisses with the name. Enter shows "Sitting down…" at once (the lobby
+takes a moment to come up on a busy server) and the screen takes no more keys
+(``sitting``): a second Enter never lands on the lobby. ``GoodbyeScreen`` covers the app with a last
 message (idle too long, the server is stopping) just before the app exits.
 """
 
@@ -42,6 +44,7 @@ class NameScreen(ModalScreen[str]):
                 border: thick $accent; background: $surface; }
     #name-title { text-style: bold; margin-bottom: 1; }
     #name-problem { color: $text-error; height: auto; }
+    #name-problem.-sitting { color: $text-success; }
     #name-box Button { margin-top: 1; }
     """
 
@@ -52,6 +55,7 @@ class NameScreen(ModalScreen[str]):
     def __init__(self, suggestion: str) -> None:
         super().__init__()
         self.suggestion = suggestion
+        self.sitting = False  # the name was taken: the lobby is coming
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
@@ -76,12 +80,28 @@ class NameScreen(ModalScreen[str]):
         self.choose()
 
     def choose(self) -> None:
+        if self.sitting:  # a repeated Enter while the lobby comes up
+            return
         name = self.query_one(Input).value
         problem = name_problem(name)
+        said = self.query_one("#name-problem", Static)
         if problem:
-            self.query_one("#name-problem", Static).update(f"✗ {problem}")
+            said.update(f"✗ {problem}")
             return
-        self.dismiss(name.strip())
+        self.sitting = True
+        said.update("Sitting down…")
+        said.add_class("-sitting")
+        self.query_one(Input).disabled = True
+        button = self.query_one(Button)
+        button.label = "Sitting down…"
+        button.disabled = True
+        # drawn first, then the (slower) lobby
+        self.call_after_refresh(self.sit_down, name.strip())
+
+    def sit_down(self, name: str) -> None:
+        """Leave with the name (not awaited here: a screen cannot wait for its own
+        dismissal)."""
+        self.dismiss(name)
 
 
 class GoodbyeScreen(ModalScreen[None]):
