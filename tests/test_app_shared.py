@@ -241,6 +241,16 @@ async def ann_creates(service, **config) -> TableClient:
     return ann
 
 
+async def open_new_table_form(pilot) -> None:
+    """From the lobby: t (the Tables screen), then n (the new-table form)."""
+    app = pilot.app
+    await until(pilot, lambda: app.tables_link.connected)
+    await pilot.press("t")
+    await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_snapshot_tables_screen(snap_compare, tmp_path: Path, service_thread,
                                 size: tuple[int, int]) -> None:
@@ -265,12 +275,7 @@ def test_snapshot_new_table_form(snap_compare, tmp_path: Path, service_thread,
     two_players(tmp_path)
 
     async def run_before(pilot) -> None:
-        app = pilot.app
-        await until(pilot, lambda: app.tables_link.connected)
-        await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, TablesScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+        await open_new_table_form(pilot)
         await pilot.pause(0.3)
 
     assert snap_compare(player_app(service_thread, "key:ann"), terminal_size=size,
@@ -283,14 +288,9 @@ def test_snapshot_waiting_room(snap_compare, tmp_path: Path, service_thread,
     two_players(tmp_path)
 
     async def run_before(pilot) -> None:
-        app = pilot.app
-        await until(pilot, lambda: app.tables_link.connected)
-        await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, TablesScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+        await open_new_table_form(pilot)
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+        await until(pilot, lambda: isinstance(pilot.app.screen, TableWaitingScreen))
         await pilot.pause(0.3)
 
     assert snap_compare(player_app(service_thread, "key:ann"), terminal_size=size,
