@@ -28,6 +28,8 @@ from trash_tui.engine.narrate import describe_event
 from trash_tui.history import History
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
+from trash_tui.tournament.config import load_tournament
+from trash_tui.tournament.schedule import total_games
 
 
 def board_app(seed: int = 7, **options):
@@ -468,3 +470,44 @@ async def test_item_6_enter_on_the_name_shows_at_once_and_repeats_are_ignored(
         await pilot.press("h")  # keys typed once the lobby is up are taken
         await pilot.pause()
         assert app.screen.__class__.__name__ == "HistoryScreen"
+
+
+# --- item 2: tournaments at 80×24 -----------------------------------------------------
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_item_2_a_quick_tournament_is_shipped() -> None:
+    config = load_tournament(REPO / "tournaments" / "quick.toml")
+    assert total_games(config) <= 200  # seconds, where the next smallest plays 1,000+
+
+
+async def test_item_2_every_panel_of_the_tournaments_screen_is_on_screen_at_80x24(
+        tmp_path: Path) -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off",
+                     tournaments_dir=REPO / "tournaments")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        screen = app.screen
+        files = screen.query_one("#tournaments-files")
+        assert screen.selected_file().path.name == "quick.toml"  # the one to try first
+        await pilot.press("r")
+        for _ in range(200):
+            await pilot.pause(0.1)
+            if screen.running is None:
+                break
+        assert screen.running is None  # finished in seconds
+        await pilot.pause()
+        for panel in ("#tournaments-files", "#tournaments-detail", "#tournaments-run",
+                      "#tournaments-progress", "#tournaments-status", "#tournaments-runs",
+                      "#tournaments-results"):
+            region = screen.query_one(panel).region
+            assert region.height > 0 and region.bottom <= 23, panel  # above the footer
+            assert region.right <= 80, panel
+        results = screen.query_one("#tournaments-results")
+        assert results.region.height >= 4 and "Quick try" in results.lines[0]
+        assert [str(column.label) for column in files.columns.values()] == \
+            ["file", "games", "name"]  # what fits at 80 columns, the rest underneath
+        assert "random, easy, greedy, normal" in str(
+            screen.query_one("#tournaments-detail").render())

@@ -49,8 +49,11 @@ def tiny(name: str, amount: str, bot: str = "random") -> str:
             f'[[bots]]\nbot = "{bot}"\n[[bots]]\nbot = "greedy"\n')
 
 
-def row_texts(table: DataTable) -> list[list[str]]:
-    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+def row_texts(table: DataTable) -> list[dict[str, str]]:
+    """Each row's cells by column (a narrow screen shows fewer columns: issue 16, item 2)."""
+    columns = [str(column.label) for column in table.columns.values()]
+    return [dict(zip(columns, (str(cell) for cell in table.get_row_at(i)), strict=True))
+            for i in range(table.row_count)]
 
 
 def status_text(screen: TournamentsScreen) -> str:
@@ -100,18 +103,24 @@ async def test_the_shipped_files_are_listed_and_the_screen_fits(
         assert app.screen is screen
         rows = row_texts(screen.query_one("#tournaments-files", DataTable))
         shipped = sorted(SHIPPED.glob("*.toml"))
-        assert [row[0] for row in rows] == [path.name for path in shipped]
-        assert not any("error" in row[1] for row in rows)
+        assert [row["file"] for row in rows] == [path.name for path in shipped]
+        assert not any("error" in row["name"] for row in rows)
+        wide = size[0] >= 120  # narrower: file, games and name (the rest in the detail line)
+        assert list(rows[0]) == (["file", "name", "players", "format", "games", "bots"] if wide
+                                 else ["file", "games", "name"])
         for row, path in zip(rows, shipped, strict=True):
             config = load_tournament(path)
-            assert row[1] == config.name
-            assert row[2] == str(config.players)
-            assert row[4].endswith(f"{total_games(config):,} {config.unit}")
-            assert row[5] == ", ".join(config.bot_names)
-        ladder = rows[[r[0] for r in rows].index("round-robin.toml")]
-        assert ladder[4] == "3,000 matches" and ladder[3] == "round-robin, duplicate"
-        dice = rows[[r[0] for r in rows].index("help-your-neighbor.toml")]
-        assert dice[3].startswith("Neighbor, ")  # the game, when it is not Trash
+            assert row["name"] == config.name
+            assert row["games"].endswith(f"{total_games(config):,} {config.unit}")
+            if wide:
+                assert row["players"] == str(config.players)
+                assert row["bots"] == ", ".join(config.bot_names)
+        ladder = rows[[r["file"] for r in rows].index("round-robin.toml")]
+        assert ladder["games"] == "3,000 matches"
+        if wide:
+            assert ladder["format"] == "round-robin, duplicate"
+            dice = rows[[r["file"] for r in rows].index("help-your-neighbor.toml")]
+            assert dice["format"].startswith("Neighbor, ")  # the game, when it is not Trash
         assert "No tournament runs yet" in results_text(screen)
         assert "Run" in str(screen.query_one("#tournaments-run", Button).label)
 
@@ -138,16 +147,16 @@ async def test_a_broken_file_is_listed_with_its_one_line_error(tmp_path: Path) -
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         rows = row_texts(screen.query_one("#tournaments-files", DataTable))
-        assert [row[0] for row in rows] == ["broken.toml", "fine.toml"]
+        assert [row["file"] for row in rows] == ["broken.toml", "fine.toml"]
         broken = rows[0]
-        assert broken[1] == "✗ error"
-        assert broken[5].startswith("broken.toml:1: seed: expected an integer")
-        assert "\n" not in broken[5]
-        assert rows[1][1] == "fine"
+        assert broken["name"] == "✗ error"  # the error itself in the line under the table
+        assert rows[1]["name"] == "fine"
 
         await select_file(pilot, screen, "broken")
         detail = str(screen.query_one("#tournaments-detail", Static).render())
-        assert detail.startswith("✗ error in broken.toml: broken.toml:1: seed")
+        assert detail.startswith("✗ error in broken.toml: broken.toml:1: seed: expected an "
+                                 "integer")
+        assert "\n" not in detail.removesuffix("\n")
         await pilot.press("r")
         await pilot.pause()
         assert screen.running is None
@@ -181,8 +190,9 @@ async def test_a_tiny_tournament_runs_to_the_end_and_shows_its_results(
         assert (out / "results.csv").exists()
 
         rows = row_texts(screen.query_one("#tournaments-runs", DataTable))
-        assert [row[:4] for row in rows] == [[str(run.id), "Tiny cup", "✓ finished", "12"]]
-        assert rows[0][4] == time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
+        assert [[row[c] for c in ("id", "name", "status", "games")] for row in rows] == \
+            [[str(run.id), "Tiny cup", "✓ finished", "12"]]
+        assert rows[0]["date"] == time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started))
         text = results_text(screen)
         assert text.startswith("Tiny cup: 12 of 12 games")
         assert "random" in text and "greedy" in text and "Elo" in text
@@ -213,7 +223,8 @@ async def test_stopping_keeps_the_games_and_running_again_finishes(tmp_path: Pat
         bar = screen.query_one("#tournaments-progress", ProgressBar)
         assert (bar.total, bar.progress) == (400, run.games)
         assert "stopped early" in results_text(screen)
-        assert row_texts(screen.query_one("#tournaments-runs", DataTable))[0][2] == "■ stopped"
+        assert row_texts(screen.query_one("#tournaments-runs", DataTable))[0]["status"] == \
+            "■ stopped"
 
         await pilot.press("r")  # the same file into the same folder: it resumes
         await wait_for_run(pilot, screen)
@@ -266,7 +277,9 @@ async def test_a_bot_that_does_not_exist_is_a_one_line_error(tmp_path: Path) -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         [row] = row_texts(screen.query_one("#tournaments-files", DataTable))
-        assert row[1] == "✗ error" and "unknown bot 'no-such-bot'" in row[5]
+        assert row["name"] == "✗ error"
+        assert "unknown bot 'no-such-bot'" in str(
+            screen.query_one("#tournaments-detail", Static).render())
         await pilot.press("r")
         await pilot.pause()
         status = status_text(screen)
@@ -287,7 +300,7 @@ async def test_a_bot_file_gone_before_the_run_fails_in_one_line(tmp_path: Path) 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         [row] = row_texts(screen.query_one("#tournaments-files", DataTable))
-        assert row[1] == "Own bot"  # it loads while the bot file is there
+        assert row["name"] == "Own bot"  # it loads while the bot file is there
         bot_file.unlink()
         await pilot.press("r")
         await wait_for_run(pilot, screen)

@@ -5,11 +5,17 @@ process) and ends like ``trash tournament run``: results written next to the gam
 stored in the history database. Stopping raises ``KeyboardInterrupt`` from the progress
 hook, which ``run_tournament`` turns into a clean "stopped" run with every finished game
 kept; running the same file again continues it.
+
+Everything fits the screen down to 80×24 without scrolling it: at narrow widths the
+files and the past runs show the columns that fit (the line under the files says the
+selected one in full), the buttons are one line high, and the results take the room that
+is left; their prose lines wrap, their tables scroll sideways (←/→ in the results).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +29,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
@@ -47,6 +53,8 @@ RUN_STATUS = {
     "running": ("▶ running", "accent"),
 }
 FALLBACK_RESULTS_WIDTH = 80
+QUICK_FILE = "quick.toml"  # selected at first: a tournament of a few seconds
+WIDE_WIDTH = 120  # from here the screen is in two columns and the tables show every column
 
 
 @dataclass(frozen=True)
@@ -136,8 +144,10 @@ class TournamentsScreen(Screen[None]):
     #tournaments-progress Bar { width: 24; }
     #tournaments-rate { width: 1fr; padding-left: 1; }
     #tournaments-status { height: auto; padding: 0 1; }
-    #tournaments-runs { height: auto; max-height: 9; }
-    #tournaments-results { height: 16; }
+    #tournaments-runs { height: auto; max-height: 6; }
+    #tournaments-results { height: 1fr; min-height: 4; }
+    TournamentsScreen.-narrow #tournaments-files { max-height: 6; }
+    TournamentsScreen.-narrow #tournaments-right { height: 1fr; }
     TournamentsScreen.-wide #tournaments-body { layout: horizontal; }
     TournamentsScreen.-wide #tournaments-left { width: 2fr; height: 100%; }
     TournamentsScreen.-wide #tournaments-right { width: 3fr; height: 100%; }
@@ -147,7 +157,7 @@ class TournamentsScreen(Screen[None]):
     """
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
-        (0, "-narrow"), (120, "-wide")]
+        (0, "-narrow"), (WIDE_WIDTH, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run_tournament", "Run", id="run-tournament"),
@@ -171,15 +181,15 @@ class TournamentsScreen(Screen[None]):
         self.gone = False
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="tournaments-body", can_focus=False):
+        with Vertical(id="tournaments-body"):
             with Vertical(id="tournaments-left"):
                 yield DataTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
                 yield Static(id="tournaments-detail")
                 with Horizontal(id="tournaments-buttons"):
-                    yield Button("Run", id="tournaments-run", variant="primary")
+                    yield Button("Run", id="tournaments-run", variant="primary", compact=True)
                     yield Button("Stop", id="tournaments-stop", variant="error",
-                                 disabled=True)
-                    yield Button("Back", id="tournaments-back")
+                                 disabled=True, compact=True)
+                    yield Button("Back", id="tournaments-back", compact=True)
                 with Horizontal(id="tournaments-progress-row"):
                     yield ProgressBar(total=1, id="tournaments-progress", show_eta=False)
                     yield Static("not running", id="tournaments-rate")
@@ -192,15 +202,18 @@ class TournamentsScreen(Screen[None]):
     def on_mount(self) -> None:
         files = self.query_one("#tournaments-files", DataTable)
         files.border_title = f"Tournament files in {self.tournaments_dir}"
-        for column in ("file", "name", "players", "format", "games", "bots"):
+        for column in self.file_columns():
             files.add_column(column, key=column)
         runs = self.query_one("#tournaments-runs", DataTable)
         runs.border_title = "Past runs"
-        for column in ("id", "name", "status", "games", "date"):
+        for column in self.run_columns():
             runs.add_column(column, key=column)
         self.query_one("#tournaments-results", Log).border_title = "Results"
         self.set_status("", "Choose a file and press r (or Run) to play it.")
         self.load_files()
+        if str(self.tournaments_dir / QUICK_FILE) in self.files:  # the first one to try
+            files.move_cursor(row=files.get_row_index(str(self.tournaments_dir / QUICK_FILE)),
+                              animate=False)
         self.load_runs()
         self.update_controls()
         files.focus()
@@ -208,6 +221,21 @@ class TournamentsScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.gone = True
         self.stop_requested.set()
+
+    @property
+    def narrow(self) -> bool:
+        """Below ``WIDE_WIDTH`` columns the tables show what fits, the longest last."""
+        return self.app.size.width < WIDE_WIDTH
+
+    def file_columns(self) -> tuple[str, ...]:
+        if self.narrow:
+            return ("file", "games", "name")
+        return ("file", "name", "players", "format", "games", "bots")
+
+    def run_columns(self) -> tuple[str, ...]:
+        if self.narrow:
+            return ("id", "status", "games", "date", "name")
+        return ("id", "name", "status", "games", "date")
 
     # --- the files -----------------------------------------------------------------------
     def colour(self, variable: str) -> str:
@@ -227,11 +255,14 @@ class TournamentsScreen(Screen[None]):
     def file_cells(self, entry: TournamentFile) -> list[Text]:
         config = entry.config
         if config is None:
-            return [Text(entry.path.name), Text("✗ error", style=f"bold {self.colour('error')}"),
-                    Text("-"), Text("-"), Text("-"), Text(entry.error or "")]
-        return [Text(entry.path.name), Text(config.name), Text(str(config.players)),
-                Text(format_text(config)), Text(planned_text(config)),
-                Text(", ".join(config.bot_names))]
+            cells = {"name": Text("✗ error", style=f"bold {self.colour('error')}"),
+                     "bots": Text(entry.error or "")}
+        else:
+            cells = {"name": Text(config.name), "players": Text(str(config.players)),
+                     "format": Text(format_text(config)), "games": Text(planned_text(config)),
+                     "bots": Text(", ".join(config.bot_names))}
+        cells["file"] = Text(entry.path.name)
+        return [cells.get(column, Text("-")) for column in self.file_columns()]
 
     def selected_file(self) -> TournamentFile | None:
         table = self.query_one("#tournaments-files", DataTable)
@@ -435,9 +466,12 @@ class TournamentsScreen(Screen[None]):
         self.runs = {str(row.id): row for row in rows}
         for row in rows:
             word, variable = RUN_STATUS.get(row.status, (row.status, "foreground"))
-            table.add_row(Text(str(row.id)), Text(row.name),
-                          Text(word, style=self.colour(variable)), Text(f"{row.games:,}"),
-                          Text(time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))),
+            cells = {"id": Text(str(row.id)), "name": Text(row.name),
+                     "status": Text(word, style=self.colour(variable)),
+                     "games": Text(f"{row.games:,}"),
+                     "date": Text(time.strftime("%Y-%m-%d %H:%M",
+                                                time.localtime(row.started)))}
+            table.add_row(*[cells[column] for column in self.run_columns()],
                           key=str(row.id))
         target = select if select is not None else self.shown_run
         if target is not None and str(target) in self.runs:
@@ -479,12 +513,31 @@ class TournamentsScreen(Screen[None]):
         self.write_results(format_results(row.results, self.shown_width).splitlines())
 
     def write_results(self, lines: list[str]) -> None:
+        """The results in the log: a line of prose wider than the log is wrapped; a line of
+        a table (columns: runs of spaces) is kept whole, and scrolls sideways."""
         log = self.query_one("#tournaments-results", Log)
+        width = self.results_width()
+        shown: list[str] = []
+        for line in lines:
+            if len(line) > width and "  " not in line.strip():
+                shown.extend(textwrap.wrap(line, width, subsequent_indent="  "))
+            else:
+                shown.append(line)
         log.clear()
-        log.write_lines(lines)
+        log.write_lines(shown)
         log.scroll_home(animate=False)
 
     def on_resize(self, event: Resize) -> None:
+        files = self.query_one("#tournaments-files", DataTable)
+        if tuple(str(key.value) for key in files.columns) != self.file_columns():
+            for table, columns in ((files, self.file_columns()),
+                                   (self.query_one("#tournaments-runs", DataTable),
+                                    self.run_columns())):
+                table.clear(columns=True)
+                for column in columns:
+                    table.add_column(column, key=column)
+            self.load_files()
+            self.load_runs()
         self.call_after_refresh(self.fit_results)
 
     def fit_results(self) -> None:
