@@ -28,13 +28,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from trash_tui.app.animation import chain_frames
 from trash_tui.app.controller import MatchController, saving_problem
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.table import LayoutView, PileView, TableView
+from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.cards import JOKER, card_label, rank_name, rank_of
 from trash_tui.engine.actions import (
     CALL,
@@ -109,7 +110,7 @@ class BoardScreen(Screen[None]):
             yield TableView(id="table")
             with Vertical(id="board-side"):
                 yield PileView(id="piles")
-                yield RichLog(id="board-log", wrap=True, markup=False, min_width=20)
+                yield GameLog(id="board-log")
         yield Static(id="board-status")
         yield TrashFooter()
 
@@ -152,14 +153,12 @@ class BoardScreen(Screen[None]):
         controller = self.controller
         self.query_one(TableView).update_view(observation, controller.names)
         self.query_one(PileView).update_view(observation)
-        log = self.query_one(RichLog)
+        log = self.query_one(GameLog)
         lines = [line for line in (describe_event(event, controller.names)
                                    for event in controller.match.events[self.logged:events_upto])
                  if line]
-        for line in lines:
-            log.write(line, scroll_end=False)
-        if lines:  # at once, with the table: a deferred scroll left the log a step behind
-            log.scroll_end(animate=False, immediate=True, x_axis=False)
+        for line in lines:  # shown with the table, in the same frame
+            log.write(line)
         self.logged = max(self.logged, events_upto)
 
     def make_move(self, move: Callable[[], object]) -> None:

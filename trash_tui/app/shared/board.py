@@ -29,6 +29,7 @@ from trash_tui.app.board import BoardScreen
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.rules import Rules
 from trash_tui.text import clean
 
@@ -60,9 +61,9 @@ class SharedBoardScreen(BoardScreen):
     """A match at a shared table, for a player or a spectator."""
 
     DEFAULT_CSS = """
-    #shared-chat { height: 1; border: none; padding: 0 1; display: none; }
-    #shared-chat.open { display: block; }
+    #shared-chat { height: 1; border: none; padding: 0 1; }
     """
+    AUTO_FOCUS = None  # keys go to the board
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat", id="shared-chat-open"),
@@ -79,11 +80,6 @@ class SharedBoardScreen(BoardScreen):
         self.updates: deque[dict[str, Any]] = deque()
         self.chat_hidden = False
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
-
-    def compose(self) -> ComposeResult:
-        yield from super().compose()
-        yield Input(placeholder="Say something to the table (enter sends, esc closes)",
-                    max_length=CHAT_LENGTH, id="shared-chat")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -114,7 +110,7 @@ class SharedBoardScreen(BoardScreen):
             if not self.chat_hidden:
                 who = clean(message.get("from", "?"), 32)
                 watching = " (watching)" if message.get("watching") else ""
-                self.query_one(RichLog).write(
+                self.query_one(GameLog).write(
                     Text(f"💬 {who}{watching}: {clean(message.get('text', ''), 200)}"))
         elif op == "closed":
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
@@ -175,8 +171,13 @@ class SharedBoardScreen(BoardScreen):
             self.link.send({"op": "back"})
 
     def action_chat(self) -> None:
-        chat = self.query_one("#shared-chat", Input)
-        chat.add_class("open")
+        """Open the chat line (above the status line) and type into it."""
+        if self.query("#shared-chat"):
+            self.query_one("#shared-chat", Input).focus()
+            return
+        chat = Input(placeholder="Say something to the table (enter sends, esc closes)",
+                     max_length=CHAT_LENGTH, id="shared-chat")
+        self.mount(chat, before=self.query_one("#board-status"))
         chat.focus()
 
     def action_mute(self) -> None:
@@ -193,13 +194,12 @@ class SharedBoardScreen(BoardScreen):
         self.close_chat()
 
     def close_chat(self) -> None:
-        chat = self.query_one("#shared-chat", Input)
-        chat.remove_class("open")
+        for chat in self.query("#shared-chat"):
+            chat.remove()
         self.set_focus(None)
 
     def action_leave(self) -> None:
-        chat = self.query_one("#shared-chat", Input)
-        if chat.has_class("open"):
+        if self.query("#shared-chat"):
             self.close_chat()
             return
         self.link.send({"op": "leave"})

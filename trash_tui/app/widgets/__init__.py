@@ -1,0 +1,1 @@
+"""Widgets the app's screens share."""
