@@ -227,7 +227,9 @@ class LobbyScreen(Screen[None]):
     has_unfinished = False  # read from the history when the lobby is shown, not per key
 
     def on_mount(self) -> None:
-        self.query_one("#lobby-tournaments", Button).disabled = self.trash_app.remote
+        app = self.trash_app  # over SSH the button is the shared tables (if the server has them)
+        self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
+                                                                  app.tables_link is None)
         self.show_unfinished()
         self.call_after_refresh(self.trash_app.lobby_up)
         self.show_suggestion()
