@@ -96,6 +96,7 @@ class BoardScreen(Screen[None]):
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.status_shown: str | None = None  # what the status line says
+        self.status_height = -1  # its lines after wrapping (-1: not known yet)
         self.waiting_for_summary = False
         self.bot_pending = False  # a bot's step is scheduled
         self.hint_running = False
@@ -141,12 +142,17 @@ class BoardScreen(Screen[None]):
         return lines
 
     def set_status(self, text: str) -> None:
-        """Say ``text`` on the status line, under the notices (only a change costs a new
-        layout)."""
+        """Say ``text`` on the status line, under the notices. Only a change repaints it,
+        and only a change of its height (lines after wrapping) lays the screen out again."""
         text = "\n".join([*self.notices(), text])
         if text != self.status_shown:
             self.status_shown = text
-            self.query_one("#board-status", Static).update(Text(text))
+            status = self.query_one("#board-status", Static)
+            content = Text(text)
+            width = status.content_size.width
+            height = len(content.wrap(self.app.console, width)) if width > 0 else -1
+            status.update(content, layout=height != self.status_height or height < 0)
+            self.status_height = height
 
     def show(self, observation: Observation, events_upto: int) -> None:
         """Show ``observation`` and log the events up to ``events_upto``."""

@@ -469,7 +469,7 @@ class PileView(CardWidget):
 
     DEFAULT_CSS = """
     PileView {
-        width: auto;
+        width: 100%;
         height: auto;
         padding: 0 1;
     }
@@ -495,24 +495,24 @@ class PileView(CardWidget):
         self.hand_wild = False
 
     def update_view(self, observation: Observation) -> None:
-        """Show the piles and the card in hand of ``observation``. The screen's layout is
-        redone only when the text's widths change (``shape``); a drawn card is a repaint, and
-        piles that did not change are not repainted."""
+        """Show the piles and the card in hand of ``observation``. The view is as wide as
+        its container, so the screen's layout is redone only when its height changes
+        (``lines_at``); a drawn card is a repaint, and piles that did not change are not
+        repainted."""
         before = (self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild)
-        shape = self.shape()
+        height = self.lines_at(self.content_size.width)
         self.stock_count = observation.stock_count
         self.top = observation.discard_top
         self.top_wild = self.top is not None and observation.is_wild(self.top)
         self.hand = observation.hand
         self.hand_wild = self.hand is not None and observation.is_wild(self.hand)
         if (self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild) != before:
-            self.refresh(layout=self.shape() != shape)
+            self.refresh(layout=self.lines_at(self.content_size.width) != height)
 
-    def shape(self) -> tuple[object, ...]:
-        """What the view's size depends on: the widths of the labels and of the top card's
-        name (the cards themselves are drawn at a fixed width)."""
-        top = None if self.top is None else cell_len(_card_name(self.top, self.top_wild))
-        return tuple(cell_len(label) for label in self.labels()), top
+    def lines_at(self, width: int) -> int:
+        """How many lines the piles take in ``width`` columns: the view fills its
+        container's width, so only a change of this is a new layout of the screen."""
+        return len(self._text(width).split("\n")) if self.stock_count is not None else 0
 
     # --- text -----------------------------------------------------------------------
     def labels(self) -> list[str]:
