@@ -174,13 +174,12 @@ def store_finished_match() -> int:
 def footer_overflow(screen) -> list[str]:
     """The footer keys of ``screen`` that do not fit left of the palette key (or the
     screen's edge)."""
-    from textual.widgets._footer import FooterKey
+    from trash_tui.app.footer import TrashFooter
 
-    keys = list(screen.query(FooterKey))
-    palette = [key for key in keys if key.has_class("-command-palette")]
-    edge = palette[0].region.x if palette else screen.size.width
-    return [f"{key.key_display} {key.description}" for key in keys
-            if key not in palette and key.region.right > edge]
+    footer = screen.query_one(TrashFooter)
+    drawn = {(key.key, key.action) for key in footer.drawn_keys()}
+    return [f"{key.key_display} {key.description}" for key in footer.shown_keys()
+            if (key.key, key.action) not in drawn]
 
 
 async def test_item_3_every_footer_fits_at_80_columns() -> None:

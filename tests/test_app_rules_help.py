@@ -9,10 +9,11 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from trash_tui.app.app import create_app
 from trash_tui.app.board import BoardScreen
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.rules_help import (
     HOUSE_MARK,
     RulesHelpScreen,
@@ -229,7 +230,7 @@ async def test_the_screen_fits_and_scrolls(size: tuple[int, int]) -> None:
         await pilot.pause()
         screen = app.screen
         body = screen.query_one("#rules-body")
-        footer = screen.query_one(Footer)
+        footer = screen.query_one(TrashFooter)
         title = screen.query_one("#rules-title")
         assert footer.region.y == height - 1 and footer.region.width == width
         assert title.region.y >= 0 and title.region.height == 1
@@ -271,10 +272,9 @@ async def test_the_footer_close_key_works_by_mouse() -> None:
     app = HelpHost(Rules())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        footer_keys = [key for key in app.screen.query("FooterKey")
-                       if getattr(key, "action", "") == "close"]
-        assert footer_keys
-        await pilot.click(footer_keys[0])
+        footer = app.screen.query_one(TrashFooter)
+        [close] = [key for key in footer.drawn_keys() if key.action == "close"]
+        await pilot.click(TrashFooter, offset=(close.start + 1, 0))
         await pilot.pause()
         assert not isinstance(app.screen, RulesHelpScreen)
 

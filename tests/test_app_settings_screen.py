@@ -6,8 +6,9 @@ from pathlib import Path
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Button, Footer, Input, Select, Static, Switch
+from textual.widgets import Button, Input, Select, Static, Switch
 
+from trash_tui.app.footer import TrashFooter
 from trash_tui.app.settings_screen import SettingsScreen, key_clashes, seat_text, words
 from trash_tui.presets import PRESETS
 from trash_tui.rules import Rules
@@ -319,7 +320,7 @@ async def test_the_layout_fits_80x24_and_uses_two_columns_at_160x48(tmp_path: Pa
             await pilot.pause()
             screen = screen_of(app)
             whole = screen.region
-            footer = screen.query_one(Footer).region
+            footer = screen.query_one(TrashFooter).region
             assert footer.bottom == whole.bottom and footer.height == 1
             for button in screen.query(Button):
                 assert whole.contains_region(button.region)

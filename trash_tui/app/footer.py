@@ -1,54 +1,189 @@
-"""The app's footer: Textual's ``Footer``, recomposed only when what it shows changes.
+"""The app's footer: the keys that work now, drawn as one line by one widget.
 
-Textual's footer rebuilds all its keys every time a screen's bindings may have changed,
-once per notice, even when several notices come in the same frame or nothing it shows
-has changed. Our boards refresh their bindings after every move (the keys follow the
-legal actions), so that is a rebuild of twenty-odd widgets per move and several at every
-screen's start. This footer coalesces the notices of one frame into one check and
-rebuilds only when the keys, their labels, their enabled state or the palette key differ
-from what it shows.
+Textual's ``Footer`` is a container of one widget per key, rebuilt (unmounted, mounted,
+styled, laid out) whenever a screen's bindings may have changed. Our boards change their
+keys with every move (they follow the legal actions), so that was two rebuilds of a dozen
+widgets per move, and a layout of the whole screen each time. ``TrashFooter`` draws the
+same line itself: when the keys it shows change it repaints one line, nothing more.
+
+It looks like Textual's footer (the same colours, the key then its label, the command
+palette key on the right behind a thin rule), shows the keys a screen's bindings show,
+dims those that are disabled, and a click on a key presses it (a disabled one rings the
+bell). ``drawn_keys()`` says what is shown and where (the tests read it).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.strip import Strip
+from textual.widget import Widget
+
+PALETTE_RULE = "▏"
+RULE_SHADE = 0.2  # the rule is the text colour at 20% over the background
 
 
-class TrashFooter(Footer):
-    """A footer that rebuilds itself only when its keys change."""
+@dataclass(frozen=True)
+class ShownKey:
+    """One key on the footer line: what it shows and where (columns ``start``–``end``)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._shown: tuple[Any, ...] | None = None  # what the keys were last built from
+    key: str
+    key_display: str
+    description: str
+    action: str
+    enabled: bool
+    palette: bool
+    group: str | None = None  # a group's keys are shown together, then its label
+    start: int = 0
+    end: int = 0
+
+
+class TrashFooter(Widget, can_focus=False):
+    """The keys of the screen's bindings that are shown, as one line at the bottom."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"footer-key--key", "footer-key--description"}
+    DEFAULT_CSS = """
+    TrashFooter {
+        dock: bottom;
+        height: 1;
+        width: 100%;
+        color: $footer-foreground;
+        background: $footer-background;
+        .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+    }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._shown: tuple[ShownKey, ...] = ()
+        self._placed: tuple[ShownKey, ...] = ()
         self._check_pending = False
 
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self._update()
+
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
+        """The screen's bindings may have changed: look once per frame."""
         if self.is_attached and screen is self.screen and not self._check_pending:
             self._check_pending = True
-            self.call_after_refresh(self._recompose_if_changed)
+            self.call_after_refresh(self._update)
 
-    def shown_keys(self) -> tuple[Any, ...]:
-        """Everything the keys are built from: each binding shown (key, how it is
-        displayed, its label, action, group, whether it is enabled, its tooltip)."""
+    # --- what it shows ------------------------------------------------------------------
+    def shown_keys(self) -> tuple[ShownKey, ...]:
+        """The keys to show, in the screen's order (the palette key last)."""
         app = self.app
-        return tuple(
-            (binding.key, app.get_key_display(binding), binding.description, binding.action,
-             binding.group, enabled, tooltip)
-            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
-            if binding.show or binding.key == app.COMMAND_PALETTE_BINDING
-        )
+        palette_key = app.COMMAND_PALETTE_BINDING
+        keys = []
+        palette: ShownKey | None = None
+        seen_actions: set[str] = set()
+        for _, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.key == palette_key and app.ENABLE_COMMAND_PALETTE:
+                palette = ShownKey(binding.key, app.get_key_display(binding),
+                                   binding.description, binding.action, enabled, True)
+            elif binding.show and binding.action not in seen_actions:
+                seen_actions.add(binding.action)  # one key per action, as Textual's footer
+                group = binding.group.description if binding.group is not None else None
+                keys.append(ShownKey(binding.key, app.get_key_display(binding),
+                                     binding.description, binding.action, enabled, False,
+                                     group))
+        return (*keys, *([palette] if palette else []))
 
-    async def _recompose_if_changed(self) -> None:
+    def _update(self) -> None:
         self._check_pending = False
         if not self.is_attached:
             return
         shown = self.shown_keys()
         if shown != self._shown:
             self._shown = shown
-            await self.recompose()
+            self.refresh()
+
+    def drawn_keys(self) -> tuple[ShownKey, ...]:
+        """The keys as last drawn, with the columns each takes."""
+        return self._placed
+
+    # --- drawing ------------------------------------------------------------------------
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        base = self.rich_style
+        key_style = base + self.get_component_rich_style("footer-key--key", partial=True)
+        label_style = base + self.get_component_rich_style("footer-key--description",
+                                                           partial=True)
+        background, foreground = self.styles.background, self.styles.color
+        rule_style = base + Style(color=background.blend(foreground, RULE_SHADE).rich_color)
+        dim = Style(dim=True)
+        segments: list[Segment] = []
+        placed: list[ShownKey] = []
+        column = 0
+        keys = [key for key in self._shown if not key.palette]
+        palette = next((key for key in self._shown if key.palette), None)
+        palette_text = f"{palette.key_display} {palette.description} " if palette else ""
+        room = width - (cell_len(palette_text) + 1 if palette else 0)
+        for index, key in enumerate(keys):
+            if key.group is None:
+                key_text, label = f" {key.key_display} ", f"{key.description} "
+            else:  # "2 3 4 … Uncover": the group's keys, its label after the last one
+                last = index + 1 == len(keys) or keys[index + 1].group != key.group
+                first = index == 0 or keys[index - 1].group != key.group
+                key_text = f"{' ' if first else ''}{key.key_display}"
+                label = f" {key.group} " if last else " "
+            size = cell_len(key_text) + cell_len(label)
+            if column + size > room:
+                break
+            extra = Style() if key.enabled else dim
+            segments += [Segment(key_text, key_style + extra),
+                         Segment(label, label_style + (extra if key.group is None else dim
+                                                        if not key.enabled else Style()))]
+            placed.append(_placed(key, column, column + cell_len(key_text)
+                                  + (cell_len(label) if key.group is None else 0)))
+            column += size
+        if palette is not None and width > cell_len(palette_text) + 1:
+            gap = max(0, width - column - cell_len(palette_text) - 1)
+            segments += [Segment(" " * gap, base), Segment(PALETTE_RULE, rule_style)]
+            start = column + gap + 1
+            segments += [Segment(palette.key_display, key_style),
+                         Segment(f" {palette.description} ", label_style)]
+            placed.append(_placed(palette, start, start + cell_len(palette_text)))
+        self._placed = tuple(placed)
+        return Strip(segments).crop_extend(0, width, base)
+
+    # --- clicks -------------------------------------------------------------------------
+    def key_at(self, x: int) -> ShownKey | None:
+        """The key drawn at column ``x``, if any."""
+        return next((key for key in self._placed if key.start <= x < key.end), None)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        offset = event.get_content_offset(self)
+        key = None if offset is None else self.key_at(offset.x)
+        if key is None:
+            return
+        event.stop()
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
+
+
+def _placed(key: ShownKey, start: int, end: int) -> ShownKey:
+    return ShownKey(key.key, key.key_display, key.description, key.action, key.enabled,
+                    key.palette, key.group, start, end)

@@ -15,8 +15,10 @@ It offers what the screens and tests used of ``RichLog``: ``write``, ``clear`` a
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -38,6 +40,9 @@ class GameLog(Widget):
         self.lines: list[Strip] = []  # the entries wrapped to the current width
         self.back = 0  # how many lines the view is scrolled back from the end
         self._width = 0
+        self._drawn: dict[tuple[int, int, object], Strip] = {}  # a line as last drawn
+        self._dropped = 0  # lines dropped from the front of ``lines`` (keys stay stable)
+        self._style = Style()
 
     @property
     def at_end(self) -> bool:
@@ -57,6 +62,8 @@ class GameLog(Widget):
             excess = len(self.lines) - self.max_lines * 2
             if excess > 0:
                 del self.lines[:excess]
+                self._dropped += excess
+                self._drawn.clear()
             if self.back:  # looking back: the view stays where it is
                 self.back += len(strips)
         self.refresh()
@@ -65,6 +72,7 @@ class GameLog(Widget):
     def clear(self) -> GameLog:
         self.entries.clear()
         self.lines.clear()
+        self._drawn.clear()
         self.back = 0
         self.refresh()
         return self
@@ -79,6 +87,7 @@ class GameLog(Widget):
 
     def _rewrap(self) -> None:
         self.lines = [strip for text in self.entries for strip in self._wrap(text)]
+        self._drawn.clear()
 
     # --- drawing ------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
@@ -89,19 +98,31 @@ class GameLog(Widget):
         self.back = min(self.back, max(0, len(self.lines) - self.content_size.height))
         self.refresh()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._style = self.rich_style  # once per repaint, not once per line
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width, height = self.content_size
-        style = self.rich_style
+        style = self._style
         if not self._width:
             return Strip.blank(width, style)
         first = max(0, len(self.lines) - height - self.back)
         index = first + y
         if index >= len(self.lines) or index >= first + height:
             return Strip.blank(width, style)
-        line = self.lines[index]
         if y == 0 and first > 0 and self.back:
-            line = Strip.join([Strip([Segment("↑ ")]), line.crop(0, max(0, width - 2))])
-        return line.crop_extend(0, width, None).apply_style(style)
+            line = Strip.join([Strip([Segment("↑ ")]),
+                               self.lines[index].crop(0, max(0, width - 2))])
+            return line.crop_extend(0, width, None).apply_style(style)
+        key = (index + self._dropped, width, style)  # a line is drawn once, then reused
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            if len(self._drawn) > 4 * max(height, 1):
+                self._drawn.clear()
+            drawn = self._drawn[key] = self.lines[index].crop_extend(0, width, None
+                                                                     ).apply_style(style)
+        return drawn
 
     # --- looking back ---------------------------------------------------------------------
     def _scroll(self, lines: int) -> None:
