@@ -7,7 +7,6 @@ from pathlib import Path
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.board import BoardScreen
-from trash_tui.app.cards import CARD_HEIGHT, CARD_WIDTH
 from trash_tui.app.endings import DealOverScreen
 from trash_tui.app.rules_help import RulesHelpScreen
 from trash_tui.app.table import SLOT_GAP, LayoutView, PileView
@@ -56,7 +55,7 @@ async def test_clicking_the_stock_and_the_discard_pile_draws_from_them() -> None
             elif legal:
                 await pilot.press(BoardScreen.key_for(legal[0]))
         before = len(board.controller.actions)
-        discard_x = 1 + max(len(f"Stock {piles.stock_count}"), CARD_WIDTH) + 2 + 1
+        discard_x = 1 + max(len(f"Stock {piles.stock_count}"), piles.card_size.width) + 2 + 1
         await pilot.click(piles, offset=(discard_x, 2))
         await pilot.pause()
         assert board.controller.actions[before] == DRAW_DISCARD
@@ -82,9 +81,11 @@ async def test_clicking_a_slot_puts_the_wild_there() -> None:
         view = next(v for v in board.query(LayoutView) if v.seat == controller.to_move)
         per_row = Rules().row_length(len(view.cards))
         row, column = divmod(slot - 1, per_row)
-        # border + padding, then the header line and the rows above (cards + numbers)
-        offset = (2 + column * (CARD_WIDTH + SLOT_GAP) + 2,
-                  1 + 1 + row * (CARD_HEIGHT + 1) + 1)
+        # border + padding, then the header line and the rows above (cards + numbers),
+        # in the card size the table chose for the room
+        card_width, card_height = view.card_size.width, view.card_size.height
+        offset = (2 + column * (card_width + SLOT_GAP) + 2,
+                  1 + 1 + row * (card_height + 1) + 1)
         assert view.slot_at(offset[0] - 2, offset[1] - 1) == slot
         before = len(controller.actions)
         await pilot.click(view, offset=offset)

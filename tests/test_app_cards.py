@@ -1,9 +1,9 @@
 """Card drawing: the Rich ``Text`` renderers and the table widgets fed with real observations.
 
 The widget tests mount a ``TableView`` and a ``PileView`` in a small app of their own and
-check what they show, and that it fits, at 80×24 and 160×48 for 2, 4 and 8 players. The
-snapshot tests pin the look of a 2- and a 4-player table at both sizes (fixed decks,
-theme "textual-dark", NO_COLOR removed).
+check what they show, and that it fits with the largest cards that can, at 80×24 and
+160×48 for 2, 4 and 8 players. The snapshot tests pin the look of a 2- and a 4-player
+table at both sizes (fixed decks, theme "textual-dark", NO_COLOR removed).
 """
 
 from __future__ import annotations
@@ -20,19 +20,29 @@ from textual.widget import Widget
 from trash_tui.app.cards import (
     BACK_CHAR,
     CARD_HEIGHT,
+    CARD_SIZES,
     CARD_WIDTH,
+    COMPACT,
     COMPACT_WIDTH,
+    DEFAULT_PALETTE,
+    HUGE,
+    LARGE,
+    NORMAL,
     WILD_MARK,
     CardPalette,
+    CardSize,
     card_back,
     card_face,
     card_or_back,
+    cards_in_a_row,
+    drawn_card,
+    drawn_lines,
     empty_slot,
     face_label,
     side_by_side,
     text_width,
 )
-from trash_tui.app.table import LayoutView, PileView, TableView, arrange_table
+from trash_tui.app.table import LayoutView, PileView, TableView, arrange_table, spread
 from trash_tui.cards import (
     JOKER,
     SUIT_SYMBOLS,
@@ -87,6 +97,48 @@ def test_every_card_at_both_sizes(card: int, wild: bool) -> None:
     assert ("red" in styles_of(normal)) == is_red(card)
     assert ("red" in styles_of(compact)) == is_red(card)
     assert ("bold" in styles_of(normal)) == wild
+
+
+@pytest.mark.parametrize("size", [LARGE, HUGE], ids=["large", "huge"])
+@pytest.mark.parametrize(("card", "wild"), CASES[::7])
+def test_large_cards_show_the_label_in_two_corners_and_the_suit_between(
+        card: int, wild: bool, size: CardSize) -> None:
+    lines = lines_of(card_face(card, wild, size=size))
+    assert len(lines) == size.height
+    assert [cell_len(line) for line in lines] == [size.width] * size.height
+    label = face_label(card, wild, size.width - 2).strip()
+    assert lines[1][1:].startswith(label)  # top left, inside the border
+    assert lines[-2][:-1].endswith(label)  # bottom right
+    middle = lines[size.height // 2].strip("│║ ")
+    assert middle == ("JOKER" if card & 15 == JOKER else SUIT_SYMBOLS[card >> 4])
+    assert (lines[0][0] == "╔") == wild
+    assert ("red" in styles_of(card_face(card, wild, size=size))) == is_red(card)
+
+
+def test_large_backs_and_empty_slots_fill_their_box() -> None:
+    back = lines_of(card_back(size=LARGE))
+    assert back == ["┌─────┐", *["│░░░░░│"] * 3, "└─────┘"]
+    assert lines_of(empty_slot(size=HUGE))[3] == "┆       ┆"
+    assert lines_of(card_face(make_card(10, 1), False, size=LARGE)) == [
+        "┌─────┐", "│10♥  │", "│  ♥  │", "│  10♥│", "└─────┘"]
+
+
+def test_drawn_cards_are_kept_and_rows_of_them_match_side_by_side() -> None:
+    """A card is drawn once per size and palette (the table repaints without building
+    cards), and a row of kept lines is the same text and styles as ``side_by_side``."""
+    ten = make_card(10, 1)
+    assert drawn_card(ten, False, LARGE, DEFAULT_PALETTE) is \
+        drawn_card(ten, False, LARGE, DEFAULT_PALETTE)
+    assert drawn_lines(ten, True, HUGE, DEFAULT_PALETTE) is \
+        drawn_lines(ten, True, HUGE, DEFAULT_PALETTE)
+    for size in CARD_SIZES:
+        row = [ten, None, make_card(JOKER, 0), make_card(1, 3)]
+        fast = cards_in_a_row([drawn_lines(card, card is not None and card & 15 == JOKER,
+                                           size, DEFAULT_PALETTE) for card in row], 1)
+        slow = side_by_side([card_or_back(card, card is not None and card & 15 == JOKER,
+                                          size=size) for card in row], 1)
+        assert fast.plain == slow.plain
+        assert fast.spans == slow.spans
 
 
 def test_card_faces_read_as_expected() -> None:
@@ -195,19 +247,24 @@ def widget_text(widget: Widget) -> str:
     return "\n".join(strip.text for strip in widget.render_lines(Region(0, 0, width, height)))
 
 
-# players -> size -> compact cards expected
-EXPECTED_COMPACT = {
-    (2, (80, 24)): False,
-    (4, (80, 24)): True,
-    (8, (80, 24)): True,
-    (2, (160, 48)): False,
-    (4, (160, 48)): False,
-    (8, (160, 48)): False,
+# players -> screen size -> the card size expected: the largest at which the table fits
+EXPECTED_CARDS = {
+    (2, (80, 24)): NORMAL,
+    (4, (80, 24)): COMPACT,
+    (8, (80, 24)): COMPACT,
+    (2, (160, 48)): HUGE,
+    (4, (160, 48)): HUGE,
+    (8, (160, 48)): NORMAL,
 }
 
 
+def back_cells(size: CardSize) -> int:
+    """How many ``░`` a card back of ``size`` shows."""
+    return size.width if size.height == 1 else (size.width - 2) * (size.height - 2)
+
+
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("players", "size"), list(EXPECTED_COMPACT))
+@pytest.mark.parametrize(("players", "size"), list(EXPECTED_CARDS))
 async def test_the_table_fits(players: int, size: tuple[int, int]) -> None:
     observation = observation_after(players, ACTIONS[players])
     app = TableApp(observation)
@@ -217,12 +274,18 @@ async def test_the_table_fits(players: int, size: tuple[int, int]) -> None:
         views = table.layout_views
         assert len(views) == players
         assert table.fits
-        assert table.compact is EXPECTED_COMPACT[players, size]
+        assert table.card_size == EXPECTED_CARDS[players, size]
+        assert table.compact is (table.card_size == COMPACT)
+        larger = CARD_SIZES[:CARD_SIZES.index(table.card_size)]
+        if larger:  # the next size up would not fit
+            assert not arrange_table(observation.rules, [10] * players, table.size,
+                                     card_sizes=larger[-1:]).fits
         screen = app.screen.region
         regions = [view.region for view in views]
         for index, (view, region) in enumerate(zip(views, regions, strict=True)):
+            assert view.card_size == table.card_size
             assert view.compact is table.compact
-            assert region.size == LayoutView.cell_size(observation.rules, 10, table.compact)
+            assert region.size == LayoutView.cell_size(observation.rules, 10, table.card_size)
             assert screen.contains_region(region), (index, region)
             assert not any(region.overlaps(other) for other in regions[index + 1:])
             text = widget_text(view)
@@ -232,7 +295,7 @@ async def test_the_table_fits(players: int, size: tuple[int, int]) -> None:
             numbers = "".join(text.split())
             assert all(str(slot) in numbers for slot in range(1, 11))
             face_down = sum(card is None for card in observation.layouts[index])
-            assert text.count(BACK_CHAR) == face_down * 3  # "░░░" or "│░░░│"
+            assert text.count(BACK_CHAR) == face_down * back_cells(table.card_size)
         piles = widget_text(app.query_one(PileView))
         assert f"Stock {observation.stock_count}" in piles
         assert "Discard" in piles
@@ -245,16 +308,16 @@ async def test_the_table_fits(players: int, size: tuple[int, int]) -> None:
 async def test_side_by_side_when_wide_stacked_when_narrow() -> None:
     observation = observation_after(4, ACTIONS[4])
     app = TableApp(observation)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(160, 16)) as pilot:
         await pilot.pause()
         tops = {view.region.y for view in app.query_one(TableView).layout_views}
         assert len(tops) == 1  # one row of four
         await pilot.resize_terminal(80, 48)
         await pilot.pause()
         table = app.query_one(TableView)
-        assert not table.compact  # 48 lines: two rows of two normal layouts
+        assert table.card_size == NORMAL  # 48 lines: two rows of two normal layouts
         assert len({view.region.y for view in table.layout_views}) == 2
-        await pilot.resize_terminal(40, 48)
+        await pilot.resize_terminal(40, 40)
         await pilot.pause()
         assert len({view.region.x for view in table.layout_views}) == 1  # stacked
         assert table.fits and table.compact
@@ -363,14 +426,33 @@ async def test_a_layout_keeps_its_width_as_it_shrinks() -> None:
     assert LayoutView.measure(seven_up, 1, False) == Size(17, 5)
 
 
-def test_arrangement_prefers_normal_cards_then_balanced_rows() -> None:
+def test_arrangement_prefers_the_largest_cards_then_balanced_rows() -> None:
     rules = Rules()
     plan = arrange_table(rules, [10] * 5, Size(160, 48))
+    assert (plan.card_size, plan.columns, plan.rows, plan.fits) == (LARGE, 3, 2, True)
+    plan = arrange_table(rules, [10] * 5, Size(160, 48), card_sizes=(NORMAL, COMPACT))
     assert (plan.compact, plan.columns, plan.rows, plan.fits) == (False, 3, 2, True)
     plan = arrange_table(rules, [10] * 8, Size(80, 20))
     assert (plan.compact, plan.columns, plan.rows, plan.fits) == (True, 3, 3, True)
     plan = arrange_table(rules, [10] * 8, Size(80, 10))
     assert plan.compact and not plan.fits
+
+
+def test_rows_close_up_when_that_lets_larger_cards_fit() -> None:
+    """Six layouts of large cards need three rows of 15 lines: 47 with a line between
+    rows, 45 without, so in 46 lines the rows touch rather than the cards shrink."""
+    plan = arrange_table(Rules(), [10] * 6, Size(126, 46))
+    assert (plan.card_size, plan.columns, plan.rows, plan.gap) == (LARGE, 2, 3, (1, 0))
+    assert plan.need == Size(87, 45)
+
+
+def test_spare_room_widens_the_gaps_a_little() -> None:
+    plan = arrange_table(Rules(), [10] * 4, Size(120, 60))
+    wide = spread(plan, Size(120, 60))
+    assert wide.card_size == plan.card_size and wide.columns == plan.columns
+    assert plan.gap < wide.gap <= (4, 2)
+    assert wide.need.width <= 120 and wide.need.height <= 60
+    assert spread(plan, plan.need) == plan  # no room to spare: the gaps stay
 
 
 # --- snapshots -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -35,6 +35,7 @@ from trash_tui.app.controller import MatchController, saving_problem
 from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.table import LayoutView, PileView, TableView
+from trash_tui.app.table_room import TableRoom
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.cards import JOKER, card_label, rank_name, rank_of
 from trash_tui.engine.actions import (
@@ -68,7 +69,7 @@ class BoardScreen(Screen[None]):
     DEFAULT_CSS = """
     BoardScreen { layout: vertical; }
     #board-top { height: 1fr; }
-    #board-side { width: 34; }
+    #board-side { width: 34; }  /* TableRoom widens it on wide screens */
     #board-log { height: 1fr; border: round $panel; }
     #board-status { height: auto; padding: 0 1; background: $boost; }
     """
@@ -107,7 +108,7 @@ class BoardScreen(Screen[None]):
         self.discard_asked: int | None = None  # the move at which d asked before taking
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="board-top"):
+        with TableRoom(id="board-top"):  # the side as wide as the table leaves
             yield TableView(id="table")
             with Vertical(id="board-side"):
                 yield PileView(id="piles")

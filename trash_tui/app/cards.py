@@ -1,6 +1,7 @@
 """Cards drawn as Rich ``Text``: faces, backs and empty slots. Pure rendering, no game state.
 
-Two sizes, chosen with ``compact``:
+Four sizes (``CARD_SIZES``, largest first; ``compact`` picks the smallest, no choice the
+normal one, ``size=`` any of them):
 
 * normal, ``CARD_HEIGHT`` (3) lines and ``CARD_WIDTH`` (5) columns by default::
 
@@ -11,6 +12,19 @@ Two sizes, chosen with ``compact``:
 
 * compact, one line of ``COMPACT_WIDTH`` (3) columns by default, so columns align:
   ``" A♠"``, ``"10♥"``, ``"J♥*"``, ``"Jk*"``, ``"░░░"`` (back), ``" · "`` (empty).
+
+* large (7×5) and huge (9×7), for wide screens: the label in the top left and the bottom
+  right corners, the suit (or ``JOKER``) in the middle::
+
+      ┌─────┐  ╔═════╗
+      │10♥  │  ║J♥*  ║
+      │  ♥  │  ║  ♥  ║
+      │  10♥│  ║  J♥*║
+      └─────┘  ╚═════╝
+
+``drawn_card``, ``drawn_lines`` and ``drawn_empty`` keep what they drew (per card, size and
+palette), so a repaint of the table draws no card twice; their ``Text`` is shared and must
+not be changed. ``cards_in_a_row`` puts kept lines side by side without copying a card.
 
 Nothing is told by colour alone: the suit symbol always shows, a wild carries a ``*`` after
 its suit (and a double border at normal size), a face-down card is filled with ``░`` and an
@@ -27,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -41,6 +56,21 @@ COMPACT_WIDTH = 3  # compact cards: "10♥", " A♠", "J♥*", "Jk*", "░░░
 BACK_CHAR = "░"
 WILD_MARK = "*"
 EMPTY_MARK = "·"
+
+
+class CardSize(NamedTuple):
+    """A size cards are drawn in: its name, columns and lines."""
+
+    name: str
+    width: int
+    height: int
+
+
+COMPACT = CardSize("compact", COMPACT_WIDTH, 1)
+NORMAL = CardSize("normal", CARD_WIDTH, CARD_HEIGHT)
+LARGE = CardSize("large", 7, 5)
+HUGE = CardSize("huge", 9, 7)
+CARD_SIZES = (HUGE, LARGE, NORMAL, COMPACT)  # largest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +123,15 @@ def face_label(
     return label
 
 
-def _check_width(width: int, compact: bool) -> None:
-    least = 1 if compact else 3
-    if width < least:
-        size = "compact" if compact else "normal"
-        raise ValueError(f"a {size} card needs at least {least} columns, got {width}")
+def _size_of(width: int | None, compact: bool, size: CardSize | None) -> CardSize:
+    """The size to draw in: ``size``, else compact or normal, ``width`` columns if given."""
+    size = size or (COMPACT if compact else NORMAL)
+    if width is not None:
+        size = size._replace(width=width)
+    least = 1 if size.height == 1 else 3
+    if size.width < least:
+        raise ValueError(f"a {size.name} card needs at least {least} columns, got {size.width}")
+    return size
 
 
 def _centred(label: str, room: int) -> str:
@@ -107,18 +141,37 @@ def _centred(label: str, room: int) -> str:
     return " " * left + label + " " * (spare - left)
 
 
-def _boxed(middle: str, border: _Border, width: int) -> Text:
+def _boxed(middle: Sequence[str], border: _Border, width: int) -> Text:
+    """A box ``width`` columns wide around the lines ``middle`` (each ``width - 2`` wide)."""
     inner = width - 2
     return Text(
         "\n".join(
             (
                 border.top_left + border.horizontal * inner + border.top_right,
-                border.vertical + middle + border.vertical,
+                *(border.vertical + line + border.vertical for line in middle),
                 border.bottom_left + border.horizontal * inner + border.bottom_right,
             )
         ),
         end="",
     )
+
+
+def _face_lines(card: int, wild: bool, size: CardSize) -> list[str]:
+    """The lines inside a boxed face: the label centred (three lines high), or in the top
+    left and bottom right corners with the suit (a Joker's name) in the middle."""
+    inner, rows = size.width - 2, size.height - 2
+    if rows == 1:
+        return [_centred(face_label(card, wild, inner, joker_word=True), inner)]
+    label = face_label(card, wild, inner).lstrip()
+    lines = [" " * inner] * rows
+    lines[0] = label + " " * (inner - cell_len(label))
+    lines[-1] = " " * (inner - cell_len(label)) + label
+    if rows >= 3:
+        middle = "JOKER" if rank_of(card) == JOKER else SUIT_SYMBOLS[suit_of(card)]
+        if cell_len(middle) > inner:
+            middle = "Jk"
+        lines[rows // 2] = _centred(middle, inner)
+    return lines
 
 
 def card_face(
@@ -128,19 +181,20 @@ def card_face(
     *,
     compact: bool = False,
     palette: CardPalette = DEFAULT_PALETTE,
+    size: CardSize | None = None,
 ) -> Text:
-    """A face-up ``card``: ``width`` columns (default by size), one line or three.
+    """A face-up ``card`` in ``size`` (compact or normal by default), ``width`` columns if
+    given.
 
     A wild card gets a ``*`` after its suit and, at normal size, a double border; its style
     is ``palette.wild`` on top of the red or black one.
     """
-    width = (COMPACT_WIDTH if compact else CARD_WIDTH) if width is None else width
-    _check_width(width, compact)
-    if compact:
-        text = Text(_centred(face_label(card, wild, width), width), end="")
+    size = _size_of(width, compact, size)
+    if size.height == 1:
+        text = Text(_centred(face_label(card, wild, size.width), size.width), end="")
     else:
-        label = face_label(card, wild, width - 2, joker_word=True)
-        text = _boxed(_centred(label, width - 2), _DOUBLE if wild else _SINGLE, width)
+        lines = _face_lines(card, wild, size)
+        text = _boxed(lines, _DOUBLE if wild else _SINGLE, size.width)
     text.stylize(palette.red if is_red(card) else palette.black)
     if wild:
         text.stylize(palette.wild)
@@ -148,29 +202,35 @@ def card_face(
 
 
 def card_back(
-    width: int | None = None, *, compact: bool = False, palette: CardPalette = DEFAULT_PALETTE
+    width: int | None = None,
+    *,
+    compact: bool = False,
+    palette: CardPalette = DEFAULT_PALETTE,
+    size: CardSize | None = None,
 ) -> Text:
     """A face-down card: filled with ``░``."""
-    width = (COMPACT_WIDTH if compact else CARD_WIDTH) if width is None else width
-    _check_width(width, compact)
-    if compact:
-        text = Text(BACK_CHAR * width, end="")
+    size = _size_of(width, compact, size)
+    if size.height == 1:
+        text = Text(BACK_CHAR * size.width, end="")
     else:
-        text = _boxed(BACK_CHAR * (width - 2), _SINGLE, width)
+        text = _boxed([BACK_CHAR * (size.width - 2)] * (size.height - 2), _SINGLE, size.width)
     text.stylize(palette.back)
     return text
 
 
 def empty_slot(
-    width: int | None = None, *, compact: bool = False, palette: CardPalette = DEFAULT_PALETTE
+    width: int | None = None,
+    *,
+    compact: bool = False,
+    palette: CardPalette = DEFAULT_PALETTE,
+    size: CardSize | None = None,
 ) -> Text:
     """A place where no card lies: a dashed outline, or a ``·`` when compact."""
-    width = (COMPACT_WIDTH if compact else CARD_WIDTH) if width is None else width
-    _check_width(width, compact)
-    if compact:
-        text = Text(_centred(EMPTY_MARK, width), end="")
+    size = _size_of(width, compact, size)
+    if size.height == 1:
+        text = Text(_centred(EMPTY_MARK, size.width), end="")
     else:
-        text = _boxed(" " * (width - 2), _DASHED, width)
+        text = _boxed([" " * (size.width - 2)] * (size.height - 2), _DASHED, size.width)
     text.stylize(palette.empty)
     return text
 
@@ -182,11 +242,41 @@ def card_or_back(
     *,
     compact: bool = False,
     palette: CardPalette = DEFAULT_PALETTE,
+    size: CardSize | None = None,
 ) -> Text:
     """``card_face`` for a card, ``card_back`` for None (a face-down card)."""
     if card is None:
-        return card_back(width, compact=compact, palette=palette)
-    return card_face(card, wild, width, compact=compact, palette=palette)
+        return card_back(width, compact=compact, palette=palette, size=size)
+    return card_face(card, wild, width, compact=compact, palette=palette, size=size)
+
+
+@lru_cache(maxsize=4096)
+def drawn_card(card: int | None, wild: bool, size: CardSize, palette: CardPalette) -> Text:
+    """``card_or_back`` in ``size`` and ``palette``, drawn once and kept: the same ``Text``
+    comes back for the same arguments, so it must not be changed (copy it first)."""
+    return card_or_back(card, wild, palette=palette, size=size)
+
+
+@lru_cache(maxsize=64)
+def drawn_empty(size: CardSize, palette: CardPalette) -> Text:
+    """``empty_slot`` in ``size`` and ``palette``, drawn once and kept (do not change it)."""
+    return empty_slot(palette=palette, size=size)
+
+
+@lru_cache(maxsize=4096)
+def drawn_lines(card: int | None, wild: bool, size: CardSize, palette: CardPalette
+                ) -> tuple[Text, ...]:
+    """``drawn_card``'s lines, kept too (do not change them)."""
+    return tuple(drawn_card(card, wild, size, palette).split("\n", allow_blank=True))
+
+
+def cards_in_a_row(cards: Sequence[Sequence[Text]], gap: int = 1) -> Text:
+    """Cards of one size, each given as its lines (``drawn_lines``), left to right ``gap``
+    columns apart: ``side_by_side`` without measuring or padding anything."""
+    height = max((len(lines) for lines in cards), default=0)
+    between = Text(" " * gap, end="")
+    return Text("\n", end="").join(
+        between.join(lines[row] for lines in cards) for row in range(height))
 
 
 def text_width(text: Text) -> int:

@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from trash_tui.app.footer import TrashFooter
 from trash_tui.app.replay_keys import ReplayKeys
 from trash_tui.app.table import PileView, TableView
+from trash_tui.app.table_room import TableRoom
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.stepper import ReplayCursor
 from trash_tui.history import MatchRow
@@ -75,7 +76,7 @@ class ReplayScreen(ReplayKeys, Screen[None]):
         self.viewer = humans[0] if humans else 0
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="replay-top"):
+        with TableRoom(id="replay-top"):  # the side as wide as the table leaves
             yield TableView(id="replay-table")
             with Vertical(id="replay-side"):
                 yield PileView(id="replay-piles")

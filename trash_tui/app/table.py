@@ -6,10 +6,14 @@ from the theme through component classes (``card--red``, ``card--black``, ``card
 ``card--back``, ``card--empty``), so a theme or an app stylesheet can restyle them.
 
 ``TableView`` places the layouts in a grid: side by side while the width allows, in more
-rows otherwise, with compact (one-line) cards when normal ones would not fit the height.
-When even compact cards do not fit, it says so above the layouts, which then scroll.
-Its reactive ``compact`` tells the screen which size it chose (``screen.watch(table,
-"compact", ...)`` can make a ``PileView`` follow it).
+rows otherwise, with the largest cards at which every layout fits (huge, large, normal or
+compact: see ``cards.CARD_SIZES``). The grid sits in the middle of the room, its gaps a
+little wider when there is room to spare. When even compact cards do not fit, it says so
+above the layouts, which then scroll. Its reactives ``card_size`` and ``compact`` tell the
+screen which size it chose (``screen.watch(table, "card_size", ...)`` can make a
+``PileView`` follow it; ``table_room.TableRoom`` does).
+
+Cards come drawn from ``cards.drawn_lines``, which keeps them: a repaint builds no card.
 """
 
 from __future__ import annotations
@@ -31,15 +35,16 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from trash_tui.app.cards import (
-    CARD_HEIGHT,
-    CARD_WIDTH,
-    COMPACT_WIDTH,
+    CARD_SIZES,
+    COMPACT,
+    NORMAL,
     WILD_MARK,
     CardPalette,
-    card_back,
-    card_face,
-    card_or_back,
-    empty_slot,
+    CardSize,
+    cards_in_a_row,
+    drawn_card,
+    drawn_empty,
+    drawn_lines,
     side_by_side,
 )
 from trash_tui.cards import card_label
@@ -48,7 +53,8 @@ from trash_tui.rules import Rules
 
 SLOT_GAP = 1  # columns between two cards of a layout
 MIN_CONTENT_WIDTH = 17  # a LayoutView's header needs some room even for a one-slot layout
-TABLE_GAP = (1, 1)  # (columns, lines) between two layouts in a TableView
+TABLE_GAP = (1, 1)  # (columns, lines) between two layouts in a TableView, at least
+SPREAD_GAP = (4, 2)  # the widest gaps, when the room has that much to spare
 # What LayoutView's DEFAULT_CSS adds around its content: (columns, lines).
 NORMAL_FRAME = (4, 2)  # round border on every side, one column of padding left and right
 COMPACT_FRAME = (2, 0)  # no border, one column of padding left and right
@@ -68,6 +74,13 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 def slot_count(size: int) -> str:
     """'10 slots', '1 slot'."""
     return f"{size} slot{'' if size == 1 else 's'}"
+
+
+def card_size_of(size: CardSize | bool) -> CardSize:
+    """``size`` itself, or for a bool (``compact``) the compact or the normal size."""
+    if isinstance(size, bool):
+        return COMPACT if size else NORMAL
+    return size
 
 
 def _truncate(text: str, room: int) -> str:
@@ -117,7 +130,8 @@ class LayoutView(CardWidget):
     The header has the seat's name, "▶ to play" on the seat whose decision it is (at the
     end of a deal "★ won" or "✓ done" instead) and the layout's size; a narrow view keeps
     the marker's symbol and shortens the name. Face-down slots show card backs, wilds a
-    ``*``. With ``compact`` the cards are one line high and the border goes.
+    ``*``. ``card_size`` is the size of its cards; with compact ones (one line high) the
+    border goes.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -143,8 +157,8 @@ class LayoutView(CardWidget):
     LayoutView > .layout-view--slot { color: $text-muted; }
     """
 
-    compact: reactive[bool] = reactive(False, layout=True)
-    """One-line cards and no border."""
+    card_size: reactive[CardSize] = reactive(NORMAL, layout=True)
+    """The size of the cards (compact ones: one line, and no border)."""
 
     def __init__(
         self,
@@ -188,8 +202,17 @@ class LayoutView(CardWidget):
         if (self.seat_label, self.seat, self.rules, self.cards, self.wilds, self.marks) != before:
             self.refresh(layout=(self.rules, len(self.cards)) != shape)
 
-    def watch_compact(self, compact: bool) -> None:
-        self.set_class(compact, "-compact")
+    @property
+    def compact(self) -> bool:
+        """Whether the cards are compact (one line, no border)."""
+        return self.card_size == COMPACT
+
+    @compact.setter
+    def compact(self, compact: bool) -> None:
+        self.card_size = card_size_of(compact)
+
+    def watch_card_size(self, size: CardSize) -> None:
+        self.set_class(size == COMPACT, "-compact")
 
     # --- clicks ---------------------------------------------------------------------
     class SlotClicked(Message):
@@ -204,8 +227,8 @@ class LayoutView(CardWidget):
         """The slot (from 1) drawn at content offset (x, y), or None (header, gaps)."""
         if y < 1 or not self.cards:
             return None
-        card_width = COMPACT_WIDTH if self.compact else CARD_WIDTH
-        row_height = (1 if self.compact else CARD_HEIGHT) + 1
+        card_width = self.card_size.width
+        row_height = self.card_size.height + 1
         per_row = min(self.rules.row_length(len(self.cards)), len(self.cards))
         row, column = divmod(y - 1, row_height)[0], x // (card_width + SLOT_GAP)
         if x % (card_width + SLOT_GAP) >= card_width or column >= per_row:
@@ -221,31 +244,32 @@ class LayoutView(CardWidget):
 
     # --- sizes ----------------------------------------------------------------------
     @staticmethod
-    def measure(rules: Rules, size: int, compact: bool) -> Size:
-        """The content size (inside border and padding) of a layout of ``size`` slots.
+    def measure(rules: Rules, size: int, card_size: CardSize | bool) -> Size:
+        """The content size (inside border and padding) of a layout of ``size`` slots with
+        cards of ``card_size`` (or compact / normal ones for a bool).
 
         The width is that of a full row (in two-row layouts a row of the starting size, so
         a view keeps its width as the layout shrinks), and at least ``MIN_CONTENT_WIDTH``.
         """
-        card_width = COMPACT_WIDTH if compact else CARD_WIDTH
-        card_height = 1 if compact else CARD_HEIGHT
+        card_width, card_height = card_size_of(card_size)[1:]
         per_row = max(rules.row_length(size), 1)
         rows = math.ceil(size / per_row)
         width = per_row * card_width + (per_row - 1) * SLOT_GAP
         return Size(max(width, MIN_CONTENT_WIDTH), 1 + rows * (card_height + 1))
 
     @staticmethod
-    def cell_size(rules: Rules, size: int, compact: bool) -> Size:
+    def cell_size(rules: Rules, size: int, card_size: CardSize | bool) -> Size:
         """The size of a LayoutView with its border and padding (see the DEFAULT_CSS)."""
-        content = LayoutView.measure(rules, size, compact)
-        frame_w, frame_h = COMPACT_FRAME if compact else NORMAL_FRAME
+        card_size = card_size_of(card_size)
+        content = LayoutView.measure(rules, size, card_size)
+        frame_w, frame_h = COMPACT_FRAME if card_size == COMPACT else NORMAL_FRAME
         return Size(content.width + frame_w, content.height + frame_h)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return self.measure(self.rules, len(self.cards), self.compact).width
+        return self.measure(self.rules, len(self.cards), self.card_size).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return self.measure(self.rules, len(self.cards), self.compact).height
+        return self.measure(self.rules, len(self.cards), self.card_size).height
 
     # --- drawing --------------------------------------------------------------------
     def header(self, width: int) -> Text:
@@ -279,79 +303,113 @@ class LayoutView(CardWidget):
             return Text(self.seat_label, end="")
         palette = self.card_palette()
         slot_style = self.get_component_rich_style("layout-view--slot")
-        card_width = COMPACT_WIDTH if self.compact else CARD_WIDTH
-        content = self.measure(self.rules, len(self.cards), self.compact)
+        size = self.card_size
+        content = self.measure(self.rules, len(self.cards), size)
         lines = [self.header(max(self.size.width, content.width))]
         per_row = min(self.rules.row_length(len(self.cards)), len(self.cards))
         for start in range(0, len(self.cards), per_row):
             slots = range(start, min(start + per_row, len(self.cards)))
-            cards = [
-                card_or_back(self.cards[i], self.wilds[i], compact=self.compact, palette=palette)
-                for i in slots
-            ]
-            lines.append(side_by_side(cards, SLOT_GAP))
-            numbers = [Text(_slot_number(i + 1, card_width), slot_style, end="") for i in slots]
-            lines.append(side_by_side(numbers, SLOT_GAP))
+            cards = [drawn_lines(self.cards[i], self.wilds[i], size, palette) for i in slots]
+            lines.append(cards_in_a_row(cards, SLOT_GAP))
+            numbers = " " * SLOT_GAP
+            lines.append(Text(numbers.join(_slot_number(i + 1, size) for i in slots),
+                              slot_style, end=""))
         return Text("\n", end="").join(lines)
 
 
-def _slot_number(slot: int, card_width: int) -> str:
-    """The slot number under a card: under the rank (compact) or in the middle."""
-    if card_width == COMPACT_WIDTH:
-        return str(slot).rjust(2).ljust(card_width)
-    spare = card_width - len(str(slot))
+def _slot_number(slot: int, size: CardSize) -> str:
+    """The slot number under a card, as wide as the card: under the rank (compact) or in
+    the middle."""
+    if size == COMPACT:
+        return str(slot).rjust(2).ljust(size.width)
+    spare = size.width - len(str(slot))
     return " " * ((spare + 1) // 2) + str(slot) + " " * (spare // 2)
 
 
 class Arrangement(NamedTuple):
-    """Where the layouts go: card size, grid shape, one cell's size, the room needed."""
+    """Where the layouts go: card size, grid shape, one cell's size, the room needed, the
+    gaps between cells (columns, lines) and whether it all fits."""
 
-    compact: bool
+    card_size: CardSize
     columns: int
     rows: int
     cell: Size
     need: Size
     fits: bool
+    gap: tuple[int, int] = TABLE_GAP
+
+    @property
+    def compact(self) -> bool:
+        """Whether the cards are compact ones."""
+        return self.card_size == COMPACT
 
 
 def arrange_table(
-    rules: Rules, sizes: Sequence[int], room: Size, gap: tuple[int, int] = TABLE_GAP
+    rules: Rules,
+    sizes: Sequence[int],
+    room: Size,
+    gap: tuple[int, int] = TABLE_GAP,
+    card_sizes: Sequence[CardSize] = CARD_SIZES,
 ) -> Arrangement:
-    """How to lay out layouts of ``sizes`` in ``room``: normal cards if they fit, else compact.
+    """How to lay out layouts of ``sizes`` in ``room``: with the largest of ``card_sizes``
+    (largest first) at which every layout fits, else the last (compact).
 
     As many layouts side by side as the width allows, rows balanced (5 layouts in two
-    rows are 3 + 2). ``fits`` is False when even compact cards need more room.
+    rows are 3 + 2); rows with no line between them when that is what lets a size fit.
+    ``fits`` is False when even the smallest cards need more room.
     """
     players = max(len(sizes), 1)
     arrangement = None
-    for compact in (False, True):
-        cells = [LayoutView.cell_size(rules, size, compact) for size in sizes] or [Size(0, 0)]
+    for card_size in card_sizes:
+        cells = [LayoutView.cell_size(rules, size, card_size) for size in sizes] or [Size(0, 0)]
         cell = Size(max(c.width for c in cells), max(c.height for c in cells))
         most = max(1, (room.width + gap[0]) // (cell.width + gap[0]))
         rows = math.ceil(players / min(players, most))
         columns = math.ceil(players / rows)
-        need = Size(
-            columns * cell.width + (columns - 1) * gap[0],
-            rows * cell.height + (rows - 1) * gap[1],
-        )
-        fits = need.width <= room.width and need.height <= room.height
-        arrangement = Arrangement(compact, columns, rows, cell, need, fits)
-        if fits:
-            break
+        for lines in dict.fromkeys((gap[1], 0) if rows > 1 else (gap[1],)):
+            need = _grid_size(columns, rows, cell, (gap[0], lines))
+            fits = need.width <= room.width and need.height <= room.height
+            arrangement = Arrangement(card_size, columns, rows, cell, need, fits,
+                                      (gap[0], lines))
+            if fits:
+                return arrangement
     assert arrangement is not None
     return arrangement
 
 
+def spread(plan: Arrangement, room: Size, widest: tuple[int, int] = SPREAD_GAP
+           ) -> Arrangement:
+    """``plan`` with wider gaps between its cells when ``room`` has some to spare: up to
+    half the spare room goes into the gaps, at most ``widest`` (columns, lines) each."""
+    if not plan.fits:
+        return plan
+
+    def wider(least: int, most: int, spare: int, gaps: int) -> int:
+        return least if gaps < 1 else min(most, least + spare // 2 // gaps)
+
+    gap = (wider(plan.gap[0], widest[0], room.width - plan.need.width, plan.columns - 1),
+           wider(plan.gap[1], widest[1], room.height - plan.need.height, plan.rows - 1))
+    need = _grid_size(plan.columns, plan.rows, plan.cell, gap)
+    return plan._replace(gap=gap, need=need)
+
+
+def _grid_size(columns: int, rows: int, cell: Size, gap: tuple[int, int]) -> Size:
+    return Size(columns * cell.width + (columns - 1) * gap[0],
+                rows * cell.height + (rows - 1) * gap[1])
+
+
 class TableView(Widget):
-    """Every seat's layout, arranged to fit (see ``arrange_table``)."""
+    """Every seat's layout, arranged to fit (see ``arrange_table``), in the middle of the
+    room with gaps spread (``spread``)."""
 
     DEFAULT_CSS = """
     TableView {
         width: 1fr;
         height: 1fr;
         layout: vertical;
-        align-horizontal: center;
+        align: center middle;
     }
+    TableView.-cramped { align: center top; }
     TableView > #table-notice {
         display: none;
         width: 1fr;
@@ -370,11 +428,17 @@ class TableView(Widget):
     }
     """
 
+    card_size: reactive[CardSize] = reactive(NORMAL)
+    """The size the layouts' cards are drawn in (the largest that fits the room)."""
+
     compact: reactive[bool] = reactive(False)
     """Whether the layouts are drawn with compact cards (chosen from the room there is)."""
 
     fits: reactive[bool] = reactive(True)
     """False when the layouts need more room than there is (they scroll; a notice says so)."""
+
+    class Reshaped(Message):
+        """The layouts' sizes (or the rules drawing them) changed: the room they need did."""
 
     def __init__(
         self,
@@ -387,6 +451,8 @@ class TableView(Widget):
         self.observation: Observation | None = None
         self.names: tuple[str, ...] = ()
         self._views: list[LayoutView] = []
+        self._shape: tuple[Rules, tuple[int, ...]] | None = None
+        self._notice = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-notice")
@@ -397,8 +463,16 @@ class TableView(Widget):
         """The LayoutViews, seat 0 first."""
         return list(self._views)
 
+    @property
+    def shape(self) -> tuple[Rules, tuple[int, ...]] | None:
+        """The rules and every layout's size: what the room the table needs depends on."""
+        if self.observation is None:
+            return None
+        return self.observation.rules, tuple(len(layout) for layout in self.observation.layouts)
+
     def update_view(self, observation: Observation, names: Sequence[str]) -> None:
-        """Show every seat's layout as ``observation`` sees it; ``names`` per seat."""
+        """Show every seat's layout as ``observation`` sees it; ``names`` per seat. Only a
+        change of the layouts' sizes arranges the table again (and says ``Reshaped``)."""
         self.observation = observation
         self.names = tuple(names)
         if self.is_mounted:
@@ -425,46 +499,68 @@ class TableView(Widget):
                 LayoutView(classes=f"seat-{seat}")
                 for seat in range(len(views), observation.players)
             ]
+            for view in new:
+                view.card_size = self.card_size
             views.extend(new)
             seats.mount_all(new)
         for seat, view in enumerate(self._views):
             view.update_view(observation, seat, seat_name(self.names, seat))
-        self._arrange()
+        if self.shape != self._shape:
+            self._shape = self.shape
+            self.post_message(self.Reshaped())
+            self._arrange()
+
+    def plan(self, room: Size) -> Arrangement | None:
+        """How the layouts go in ``room`` (None before there is anything to show)."""
+        shape = self.shape
+        if shape is None:
+            return None
+        return arrange_table(shape[0], shape[1], room)
 
     def _arrange(self) -> None:
-        observation = self.observation
-        if observation is None or not self.size.width or not self.size.height:
+        """Choose the card size and the grid for the room there is. Every style is set to
+        what it already is unless the arrangement changed, so nothing is laid out again."""
+        room = self.size
+        plan = self.plan(room)
+        if plan is None or not room.width or not room.height:
             return
-        sizes = [len(layout) for layout in observation.layouts]
-        plan = arrange_table(observation.rules, sizes, self.size)
-        if not plan.fits:  # leave room for the notice and the scroll bars
-            room = Size(self.size.width - SCROLLBAR[0], self.size.height - SCROLLBAR[1] - 1)
-            plan = arrange_table(observation.rules, sizes, room)
-        seats = self.query_one("#table-seats", Container)
-        seats.styles.width = plan.need.width if plan.fits else None
-        seats.styles.grid_size_columns = plan.columns
-        seats.styles.grid_columns = str(plan.cell.width)
-        seats.styles.grid_rows = str(plan.cell.height)
+        if plan.fits:
+            plan = spread(plan, room)
+        else:  # leave room for the notice and the scroll bars
+            room = Size(room.width - SCROLLBAR[0], room.height - SCROLLBAR[1] - 1)
+            plan = self.plan(room)
+            assert plan is not None
+        styles = self.query_one("#table-seats", Container).styles
+        styles.width = plan.need.width if plan.fits else "1fr"
+        styles.height = plan.need.height if plan.fits else "1fr"
+        styles.grid_size_columns = plan.columns
+        styles.grid_columns = str(plan.cell.width)
+        styles.grid_rows = str(plan.cell.height)
+        styles.grid_gutter_vertical = plan.gap[0]  # Textual: the gutters between columns
+        styles.grid_gutter_horizontal = plan.gap[1]  # and between rows
         for view in self.layout_views:
-            view.compact = plan.compact
+            view.card_size = plan.card_size
+        self.card_size = plan.card_size
         self.compact = plan.compact
         self.fits = plan.fits
         self.set_class(not plan.fits, "-cramped")
         if not plan.fits:
-            count = observation.players
-            self.query_one("#table-notice", Static).update(
-                f"Not enough room for {count} layouts: they need {plan.need.width}×"
-                f"{plan.need.height}, there is {self.size.width}×{self.size.height}. "
-                "Scroll, or enlarge the terminal."
-            )
+            assert self.observation is not None
+            notice = (f"Not enough room for {self.observation.players} layouts: they need "
+                      f"{plan.need.width}×{plan.need.height}, there is {self.size.width}×"
+                      f"{self.size.height}. Scroll, or enlarge the terminal.")
+            if notice != self._notice:
+                self._notice = notice
+                self.query_one("#table-notice", Static).update(notice)
 
 
 class PileView(CardWidget):
     """The stock (a back and its count), the discard pile's top card, the card in hand.
 
-    Normal size: three cards side by side with a label over each ("Stock 31", "Discard",
-    "In hand: 7♣"; the last only during a chain). Compact, or when the width is too small
-    for that: one line, "░ Stock 31 · Discard 7♣ · In hand: 7♣", wrapped per pile if needed.
+    Cards of ``card_size`` (normal by default): three cards side by side with a label over
+    each ("Stock 31", "Discard", "In hand: 7♣"; the last only during a chain). Compact, or
+    when the width is too small for that: one line, "░ Stock 31 · Discard 7♣ · In hand:
+    7♣", wrapped per pile if needed.
     """
 
     DEFAULT_CSS = """
@@ -479,6 +575,9 @@ class PileView(CardWidget):
 
     compact: reactive[bool] = reactive(False, layout=True)
     """One line instead of cards."""
+
+    card_size: reactive[CardSize] = reactive(NORMAL, layout=True)
+    """The size of the cards when they are drawn (compact ones: the one line)."""
 
     def __init__(
         self,
@@ -526,19 +625,20 @@ class PileView(CardWidget):
         return labels
 
     def _cards(self, compact: bool) -> list[Text]:
+        """The stock, the discard pile and the hand's card: compact, or in ``card_size``
+        (shared drawings: copy before changing them)."""
         palette = self.card_palette()
-        stock = (
-            card_back(1 if compact else None, compact=compact, palette=palette)
-            if self.stock_count
-            else empty_slot(1 if compact else None, compact=compact, palette=palette)
-        )
+        size = COMPACT if compact or self.card_size == COMPACT else self.card_size
+        stock_size = size._replace(width=1) if size == COMPACT else size
+        stock = (drawn_card(None, False, stock_size, palette) if self.stock_count
+                 else drawn_empty(stock_size, palette))
         cards = [stock]
         if self.top is None:
-            cards.append(empty_slot(compact=compact, palette=palette))
+            cards.append(drawn_empty(size, palette))
         else:
-            cards.append(card_face(self.top, self.top_wild, compact=compact, palette=palette))
+            cards.append(drawn_card(self.top, self.top_wild, size, palette))
         if self.hand is not None:
-            cards.append(card_face(self.hand, self.hand_wild, compact=compact, palette=palette))
+            cards.append(drawn_card(self.hand, self.hand_wild, size, palette))
         return cards
 
     def _normal(self) -> Text:
@@ -577,7 +677,7 @@ class PileView(CardWidget):
     def _mode(self, width: int) -> str:
         """How the piles are drawn in ``width`` columns: "normal" (cards side by side),
         "line" (compact, one line) or "lines" (compact, one pile a line)."""
-        if not self.compact:
+        if not self.compact and self.card_size != COMPACT:
             normal = self._normal()
             if not width or max(cell_len(line.plain) for line in normal.split("\n")) <= width:
                 return "normal"
