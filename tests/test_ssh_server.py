@@ -50,9 +50,12 @@ def log_entries(path: Path) -> list[dict]:
 
 
 async def sit_down(term: Terminal) -> None:
-    """Accept the suggested name on the welcome screen of a new key."""
+    """Accept the suggested name on the welcome screen of a new key, and wait for the
+    lobby (keys typed before it is drawn are dropped on purpose)."""
     await term.read_until("Sit down")
+    mark = len(term.output)
     await term.press("\r", pause=0.4)
+    await term.read_until("New match", "Newmatch", since=mark)
 
 
 async def play_until(term: Terminal, history: History, owner: str, done, timeout: float = 30
