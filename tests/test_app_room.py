@@ -7,7 +7,7 @@ table, its cards drawn once (Textual pilot, seeded games)."""
 from __future__ import annotations
 
 import pytest
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from trash_tui.app import table as table_module
@@ -15,7 +15,7 @@ from trash_tui.app.app import create_app
 from trash_tui.app.board import BoardScreen
 from trash_tui.app.cards import CARD_SIZES, COMPACT, HUGE, LARGE, NORMAL, drawn_lines
 from trash_tui.app.endings import DealOverScreen
-from trash_tui.app.table import LayoutView, PileView, TableView, arrange_table
+from trash_tui.app.table import GROW_SPARE, LayoutView, PileView, TableView, arrange_table
 from trash_tui.app.table_room import SIDE_LEAST, SIDE_USUAL, TableRoom
 from trash_tui.rules import Rules
 
@@ -118,13 +118,35 @@ async def test_item_11_every_size_fits_with_the_largest_cards_there_is_room_for(
         check_everything_is_on_the_screen(board)
         table = board.query_one(TableView)
         rules, sizes = table.shape or (Rules(), ())
-        # no larger size would fit beside even the narrowest side column
+        # no larger size would fit beside even the narrowest side column (with a line to
+        # spare, so that a status line wrapping onto a second line does not shrink it)
         room = board.query_one(TableRoom).size
         for larger in CARD_SIZES[:CARD_SIZES.index(table.card_size)]:
-            wide = room.with_width(room.width - SIDE_LEAST)
+            wide = Size(room.width - SIDE_LEAST, room.height - GROW_SPARE)
             assert not arrange_table(rules, sizes, wide, card_sizes=[larger]).fits
         side = board.query_one("#board-side").size.width
         assert SIDE_LEAST <= side <= max(SIDE_USUAL, size[0] * 3 // 10)
+
+
+async def test_item_11_the_cards_keep_their_size_as_the_status_line_wraps_and_unwraps(
+        ) -> None:
+    """At 80×24 the status line takes one line or two from move to move; the cards must
+    not grow and shrink with it."""
+    async with board_app(2).run_test(size=(80, 24)) as pilot:
+        board = await board_after_moves(pilot, moves=0)
+        table = board.query_one(TableView)
+        status = board.query_one("#board-status")
+        heights, card_sizes = set(), set()
+        for _ in range(30):  # the human's moves, and the end of a deal if one comes
+            await pilot.pause()
+            if isinstance(pilot.app.screen, DealOverScreen):
+                await pilot.press("enter")
+            elif board.controller.legal():
+                heights.add(status.size.height)
+                card_sizes.add(table.card_size)
+                await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+        assert {1, 2} <= heights, heights
+        assert len(card_sizes) == 1, card_sizes
 
 
 async def test_item_11_a_move_lays_the_table_out_again_only_when_a_size_changes(

@@ -55,6 +55,7 @@ SLOT_GAP = 1  # columns between two cards of a layout
 MIN_CONTENT_WIDTH = 17  # a LayoutView's header needs some room even for a one-slot layout
 TABLE_GAP = (1, 1)  # (columns, lines) between two layouts in a TableView, at least
 SPREAD_GAP = (4, 2)  # the widest gaps, when the room has that much to spare
+GROW_SPARE = 1  # lines to spare before the table takes larger cards than it shows
 # What LayoutView's DEFAULT_CSS adds around its content: (columns, lines).
 NORMAL_FRAME = (4, 2)  # round border on every side, one column of padding left and right
 COMPACT_FRAME = (2, 0)  # no border, one column of padding left and right
@@ -81,6 +82,11 @@ def card_size_of(size: CardSize | bool) -> CardSize:
     if isinstance(size, bool):
         return COMPACT if size else NORMAL
     return size
+
+
+def is_larger(size: CardSize, than: CardSize) -> bool:
+    """Whether cards of ``size`` are larger than cards of ``than``."""
+    return CARD_SIZES.index(size) < CARD_SIZES.index(than)
 
 
 def _truncate(text: str, room: int) -> str:
@@ -452,6 +458,7 @@ class TableView(Widget):
         self.names: tuple[str, ...] = ()
         self._views: list[LayoutView] = []
         self._shape: tuple[Rules, tuple[int, ...]] | None = None
+        self._chosen: CardSize | None = None  # the card size shown (None: not yet chosen)
         self._notice = ""
 
     def compose(self) -> ComposeResult:
@@ -511,11 +518,25 @@ class TableView(Widget):
             self._arrange()
 
     def plan(self, room: Size) -> Arrangement | None:
-        """How the layouts go in ``room`` (None before there is anything to show)."""
+        """How the layouts go in ``room`` (None before there is anything to show).
+
+        Cards larger than the ones shown now (or the first time) are taken only with
+        ``GROW_SPARE`` lines to spare: the status line under the table wraps onto one more
+        line and back from move to move, and the cards must not change size with it.
+        """
         shape = self.shape
         if shape is None:
             return None
-        return arrange_table(shape[0], shape[1], room)
+        rules, sizes = shape
+        best = arrange_table(rules, sizes, room)
+        now = self._chosen
+        if not best.fits or (now is not None and not is_larger(best.card_size, now)):
+            return best
+        roomy = arrange_table(rules, sizes, Size(room.width, room.height - GROW_SPARE))
+        floor = roomy.card_size if roomy.fits else COMPACT
+        if now is not None and is_larger(now, floor):
+            floor = now
+        return arrange_table(rules, sizes, room, card_sizes=CARD_SIZES[CARD_SIZES.index(floor):])
 
     def _arrange(self) -> None:
         """Choose the card size and the grid for the room there is. Every style is set to
@@ -540,6 +561,7 @@ class TableView(Widget):
         styles.grid_gutter_horizontal = plan.gap[1]  # and between rows
         for view in self.layout_views:
             view.card_size = plan.card_size
+        self._chosen = plan.card_size
         self.card_size = plan.card_size
         self.compact = plan.compact
         self.fits = plan.fits

@@ -5,8 +5,9 @@ makes the side as wide as the table leaves (``side_width``): the table gets the 
 the largest cards at which every layout fits, the side takes the rest, from
 ``SIDE_USUAL`` columns up to 30% of the screen (``SIDE_MOST`` at most), so on a wide
 screen the log's lines no longer wrap. A side down to ``SIDE_LEAST`` columns is taken only
-when it buys the table a larger card size. The piles in the side (``PileView``) follow the
-table: large cards beside a table of large or huge ones, normal ones otherwise.
+when it buys a table of compact or normal cards a larger size. The piles in the side
+(``PileView``) follow the table: large cards beside a table of large or huge ones,
+normal ones otherwise.
 
 The side's width is worked out again only when the room's size or the table's shape (the
 layouts' sizes) changes, and set only when it differs, so a move lays nothing out again.
@@ -18,8 +19,8 @@ from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.widget import Widget
 
-from trash_tui.app.cards import CARD_SIZES, HUGE, LARGE, NORMAL, CardSize
-from trash_tui.app.table import PileView, TableView
+from trash_tui.app.cards import COMPACT, HUGE, LARGE, NORMAL, CardSize
+from trash_tui.app.table import PileView, TableView, is_larger
 
 SIDE_LEAST = 30  # the narrowest side, taken only when it buys larger cards
 SIDE_USUAL = 34  # the side at 80 columns (piles of normal cards beside each other)
@@ -36,7 +37,8 @@ def side_width(table: TableView, room: Size) -> int:
     if usual is None or tight is None:
         return SIDE_USUAL
     least, plan = SIDE_USUAL, usual
-    if tight.fits and (not usual.fits or _larger(tight.card_size, usual.card_size)):
+    small = not usual.fits or usual.card_size in (COMPACT, NORMAL)
+    if tight.fits and small and (not usual.fits or is_larger(tight.card_size, usual.card_size)):
         least, plan = SIDE_LEAST, tight
     if not plan.fits:
         return SIDE_USUAL
@@ -46,10 +48,6 @@ def side_width(table: TableView, room: Size) -> int:
 def pile_size(table_size: CardSize) -> CardSize:
     """The piles' card size beside a table of ``table_size`` cards."""
     return LARGE if table_size in (LARGE, HUGE) else NORMAL
-
-
-def _larger(size: CardSize, than: CardSize) -> bool:
-    return CARD_SIZES.index(size) < CARD_SIZES.index(than)
 
 
 class TableRoom(Horizontal):
