@@ -54,11 +54,13 @@ TARGET = 0.5  # seconds, the 99th percentile from a key to the other three scree
 SEATS = 4
 TERM_SIZE = (100, 32)
 STAGE_TIMEOUT = 120.0  # seconds any one stage (a screen, a turn, a move seen) may take
+FORM_PAUSE = 0.3  # seconds between two keys in the new-table form (a list opens first)
 SAMPLE_EVERY = 0.5  # seconds between two samples of the processes' CPU and memory
 SERVER_CODE = "from trash_tui.cli.main import main; main()"
 _LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) ")
 _CODE = re.compile(r"Joincode:([A-Z2-9]{4})")
 DEAL_OVER = re.compile(r"Deal\d+is(?:over|void)")  # a deal's summary (its title)
+WARNING = re.compile(r"⚠[^⏱▁▔│]{0,60}")  # the board's line when a move is refused
 STOCK = re.compile(r"Stock(\d+)")  # the stock pile's label, squeezed
 DOWN, UP, TAB, ENTER, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[A", "\t", "\r", "\x13", "\x7f"
 OPEN_SEAT = [ENTER, UP, UP, UP, ENTER]  # a seat's list: "a friend" is three above "normal"
@@ -139,7 +141,7 @@ class Usage:
     server_rss: float = 0.0
     apps_cpu: dict[int, float] = dataclasses.field(default_factory=dict)
     apps_rss: dict[int, float] = dataclasses.field(default_factory=dict)
-    apps_at_start: set[int] = dataclasses.field(default_factory=set)
+    clients_cpu: float = 0.0  # this process: the scripted players reading their screens
 
     def take(self) -> None:
         fields = proc_stat(self.server_pid)
@@ -202,6 +204,14 @@ class Failure(Exception):
     """A player's script did not get through a stage; the message says which and why."""
 
 
+class Refused(Exception):
+    """The table refused a player's move (the board's warning, and where it ends)."""
+
+    def __init__(self, message: str, end: int) -> None:
+        super().__init__(message)
+        self.end = end
+
+
 class Player:
     """One scripted player: their key and name, their session and everything it printed."""
 
@@ -216,6 +226,7 @@ class Player:
         self.conn: asyncssh.SSHClientConnection | None = None
         self.reader: asyncio.Future[None] | None = None
         self.draws = 0  # draws this player made and saw on their own screen
+        self.arrived = False  # at the board, waiting for the moves to begin
         self.ended = False
 
     async def read(self) -> None:
@@ -249,22 +260,27 @@ class Player:
                 raise Failure(f"{self.name}: the session ended waiting for {what}")
             left = deadline - time.perf_counter()
             if left <= 0:
-                raise Failure(f"{self.name}: no {what} after {timeout:g} s")
+                raise Failure(f"{self.name}: no {what} after {timeout:g} s (the screen's "
+                              f"last words: {text[-160:]!r})")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
 
     async def sees_stock_change(self, before: int, since: int, what: str,
-                                timeout: float = STAGE_TIMEOUT) -> tuple[float, int]:
+                                timeout: float = STAGE_TIMEOUT, mine: bool = False
+                                ) -> tuple[float, int]:
         """Wait until the stock's count shown since byte ``since`` is not ``before`` (one
         less after a draw; more when a new deal or a reshuffle came with it); when the
         data that shows it arrived (perf_counter), and where the count ends in the text
-        since ``since``."""
+        since ``since``. ``mine``: Refused if the board says the table refused the move."""
         deadline = time.perf_counter() + timeout
         while True:
             self.changed.clear()
-            for count in STOCK.finditer(self.text(since)):
+            text = self.text(since)
+            for count in STOCK.finditer(text):
                 if int(count.group(1)) not in (before, before + 1):
                     return time.perf_counter(), count.end()
+            if mine and (warning := WARNING.search(text)):
+                raise Refused(warning.group(0), warning.end())
             if self.ended:
                 raise Failure(f"{self.name}: the session ended waiting for {what}")
             left = deadline - time.perf_counter()
@@ -303,6 +319,7 @@ class Table:
         self.latencies: list[float] = []  # a key to one other screen
         self.all_three: list[float] = []  # a key to the last of the other three screens
         self.failure: str | None = None
+        self.refused: list[str] = []  # moves the table refused (the board's warnings)
         self.measures: set[asyncio.Future[None]] = set()
 
     @property
@@ -321,6 +338,13 @@ class Table:
                 measure.cancel()
             await asyncio.gather(*(player.close() for player in self.players))
 
+    def arrive(self) -> None:
+        """One more player is at their board (or will never be): the moves begin once
+        every player of every table has arrived."""
+        self.seated[0] += 1
+        if self.seated[0] >= self.total:
+            self.everyone_seated.set()
+
     async def play(self, player: Player, port: int) -> None:
         """One player's script: sit down, then play until the table is done."""
         try:
@@ -329,19 +353,20 @@ class Table:
             else:
                 await player.connect(port, await self.code)
             await player.sees("Discard", 0, "the board")
-            self.seated[0] += 1
-            if self.seated[0] == self.total:
-                self.everyone_seated.set()
+            player.arrived = True
+            self.arrive()
             await self.everyone_seated.wait()
             await self.take_turns(player)
         except Failure as failure:
             self.failure = self.failure or str(failure)
-            if not self.code.done():
-                self.code.cancel()
         except (OSError, asyncssh.Error, asyncio.CancelledError) as exc:
             self.failure = self.failure or f"{player.name}: {type(exc).__name__}: {exc}"
-            if not self.code.done():
-                self.code.cancel()
+        if not self.code.done():
+            self.code.cancel()
+        if not player.arrived:
+            self.arrive()
+        for other in self.players:  # the others stop waiting for their turn
+            other.changed.set()
 
     async def create(self, host: Player, port: int) -> None:
         await host.connect(port, "player")
@@ -354,7 +379,7 @@ class Table:
         await host.sees("A new table", mark, "the new-table form")
         for key in NEW_TABLE_KEYS:
             host.press(key)
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(FORM_PAUSE)
         mark = len(host.output)
         host.press(CTRL_S)
         _, text = await host.sees("Join code", mark, "the join code")
@@ -427,7 +452,12 @@ class Table:
         task = asyncio.ensure_future(measure())
         self.measures.add(task)
         task.add_done_callback(self._measured)
-        _, shown = await player.sees_stock_change(before, mark, "its own draw")
+        try:
+            _, shown = await player.sees_stock_change(before, mark, "its own draw", mine=True)
+        except Refused as refused:
+            task.cancel()
+            self.refused.append(f"{player.name}: {refused}")
+            return refused.end
         player.draws += 1
         if self.done:  # wake the others: they stop too
             for other in others:
@@ -475,10 +505,18 @@ def count_saved_draws(history_path: Path, tables: list[Table]) -> tuple[int, int
     return lost, saved
 
 
-async def sample(usage: Usage) -> None:
+async def sample(usage: Usage, tables: list[Table]) -> None:
+    """Sample the processes; say how far the run is on stderr every 10 s."""
+    said = time.monotonic()
     while True:
         await asyncio.to_thread(usage.take)
         await asyncio.sleep(SAMPLE_EVERY)
+        if time.monotonic() - said > 10:
+            said = time.monotonic()
+            draws = sum(p.draws for table in tables for p in table.players)
+            failed = sum(table.failure is not None for table in tables)
+            print(f"  ... {tables[0].seated[0]} of {tables[0].total} players at their "
+                  f"board, {draws} draws, {failed} table(s) failed", file=sys.stderr)
 
 
 async def bench(tables_count: int, moves: int) -> Outcome:
@@ -503,10 +541,11 @@ async def bench(tables_count: int, moves: int) -> Outcome:
                 path = settings_file(server.players_dir, player.identity)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text('[app]\nanimation = "off"\n', encoding="utf-8")
-        sampler = asyncio.ensure_future(sample(usage))
-        started = time.perf_counter()
+        sampler = asyncio.ensure_future(sample(usage, tables))
+        started, own = time.perf_counter(), time.process_time()
         await asyncio.gather(*(table.run(server.port) for table in tables))
         wall = time.perf_counter() - started
+        usage.clients_cpu = time.process_time() - own
         sampler.cancel()
         usage.take()
         server.stop()
@@ -543,6 +582,10 @@ def report(outcome: Outcome) -> None:
               f"{statistics.median(all_three) * 1000:.0f} ms, 99th percentile "
               f"{percentile(all_three, 0.99) * 1000:.0f} ms, worst "
               f"{max(all_three) * 1000:.0f} ms")
+    refused = [line for table in tables for line in table.refused]
+    print(f"moves refused by the table: {len(refused)}")
+    for line in refused[:5]:
+        print(f"  {line}")
     print(f"failures: {len(failed)} table(s)")
     for table in failed:
         print(f"  table {table.number}: {table.failure}")
@@ -557,7 +600,8 @@ def report(outcome: Outcome) -> None:
     rss = list(usage.apps_rss.values())
     print(f"wall time {outcome.wall:.1f} s; CPU: server process (SSH and the table service) "
           f"{server_cpu:.1f} s ({server_cpu / outcome.wall * 100:.0f}% of a core), "
-          f"session apps {apps_cpu:.1f} s together ({apps_cpu / max(1, len(rss)):.2f} s each)")
+          f"session apps {apps_cpu:.1f} s together ({apps_cpu / max(1, len(rss)):.2f} s each), "
+          f"the scripted clients (this process) {usage.clients_cpu:.1f} s")
     if rss:
         print(f"memory (peak RSS): server process {usage.server_rss:.0f} MB; session apps "
               f"median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB "
