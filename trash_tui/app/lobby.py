@@ -231,8 +231,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
                                                                   app.tables_link is None)
         self.show_unfinished()
-        self.call_after_refresh(self.trash_app.lobby_up)
         self.show_suggestion()
+        self.call_after_refresh(self.trash_app.lobby_up)
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
