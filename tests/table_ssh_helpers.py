@@ -20,7 +20,7 @@ from typing import Any
 import asyncssh
 from ssh_helpers import connect, quiet_player, screen_text, serving
 
-from trash_tui.app.board import BoardScreen
+from trash_tui.app.trash.board import BoardScreen
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK
 from trash_tui.engine.narrate import describe_event
 from trash_tui.history import History
@@ -118,6 +118,17 @@ class Player:
             self.process.stdin.write(key.encode())
             await asyncio.sleep(pause)
 
+    async def step(self, *keys: str, timeout: float = 10.0) -> None:
+        """Type ``keys`` one at a time, each once the screen has answered the one before
+        (a list that opens, a highlight that moves): no key outruns a busy app."""
+        for key in keys:
+            mark = self.mark()
+            await self.press(key, pause=0.0)
+            deadline = time.monotonic() + timeout
+            while self.mark() == mark and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
+
     def type(self, keys: str) -> None:
         assert self.process is not None
         self.process.stdin.write(keys.encode())
@@ -163,15 +174,15 @@ async def create_table(player: Player, preset: str = "standard", seats: int = 4,
     mark = player.mark()
     await player.press("n")
     await player.sees("A new table", since=mark)
-    await player.press(TAB, TAB)  # the name, then the rules
+    await player.step(TAB, TAB)  # the name, then the rules
     if preset != "standard":
-        await player.press(ENTER, *[DOWN] * PRESETS_ORDER.index(preset), ENTER)
-    await player.press(TAB)  # the seats
+        await player.step(ENTER, *[DOWN] * PRESETS_ORDER.index(preset), ENTER)
+    await player.step(TAB)  # the seats
     if seats != 4:
         change = [DOWN] * (seats - 4) if seats > 4 else [UP] * (4 - seats)
-        await player.press(ENTER, *change, ENTER)
+        await player.step(ENTER, *change, ENTER)
     if clock is not None:
-        await player.press(*[TAB] * (seats - 1 + 2), BACKSPACE * 4, str(clock))
+        await player.step(*[TAB] * (seats - 1 + 2), BACKSPACE * 4, str(clock))
     mark = player.mark()
     await player.press(CTRL_S)
     text = await player.sees("Join code", since=mark)

@@ -112,8 +112,9 @@ async def test_join_by_code_from_the_tables_screen_and_watch_from_the_list_or_a_
         assert table.seat_of(cy.identity) is None and table.seat_of(di.identity) is None
 
         # spectators' and out-of-turn keys move nothing; the players' moves reach everyone
-        seat = await wait_until(lambda: human_to_move(table) is not None,
-                                what="a human's turn")
+        await wait_until(lambda: human_to_move(table) is not None, what="a human's turn")
+        seat = human_to_move(table)
+        assert seat is not None
         mover, waiter = (ann, bob) if table.seats[seat].identity == ann.identity \
             else (bob, ann)
         before = actions_of(table)
@@ -213,11 +214,14 @@ async def test_a_restarted_server_restores_the_table_and_a_player_goes_on(tmp_pa
         played, match_id = actions_of(table), table.match_id
     await ann.close()
     await bob.close()
+    with History(tmp_path / "history.sqlite3") as history:
+        saved = len(history.match_actions(match_id or 0))
+    assert saved >= played  # every move made before the stop
 
     async with serving(tmp_path) as server:
         make_fast(server)
         [table] = server.state.tables.tables.values()
-        assert table.match_id == match_id and actions_of(table) == played
+        assert table.match_id == match_id and actions_of(table) == saved
         ann = Player(server, "Ann", ann.key)
         await ann.connect(server)
         await ann.sees("is waiting")

@@ -1,0 +1,1 @@
+"""Help Your Neighbor's screens: its board, dialogs, replay and the widgets they share."""
