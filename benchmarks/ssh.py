@@ -6,7 +6,8 @@ raised so that every session may come from 127.0.0.1 (sessions, connections, con
 a minute), and no idle timeout. Then N asyncssh clients connect, each with a key of its own
 (so each is a new player) and a 100×32 xterm-256color terminal, at default settings
 (animation normal, the bots replying). Each one waits for the name prompt ("Welcome to
-Trash!"), accepts the suggested name (enter), waits for the lobby, starts a match (``n``),
+Trash!"), accepts the suggested name (enter), waits for the lobby, starts a match (``n``,
+again every 5 s while the board does not show: the lobby drops keys until it is ready),
 plays its moves (at each "Your move": ``s``, or what the decision needs: keep, call, a
 wild's slot; enter at the end of a deal; back to the lobby and ``n`` if the match ends),
 goes back to the lobby (escape) and quits (``q``), expecting exit status 0.
@@ -88,10 +89,11 @@ from typing import TypeVar
 
 import asyncssh
 
+from trash_tui.engine.match import Match
 from trash_tui.games import TRASH
 from trash_tui.history import History
-from trash_tui.play.controller import MatchController, make_seats
 from trash_tui.rules import Rules
+from trash_tui.settings import HUMAN
 from trash_tui.ssh.config import ServerConfig
 from trash_tui.ssh.server import RunningServer, start_server
 
@@ -106,6 +108,7 @@ LOBBY = "New match"  # the lobby's first button and footer key
 YOUR_MOVE = "Your move"  # the board's status line when the human decides
 DEAL_OVER = "Next deal"  # the deal-over summary's button and footer key
 MATCH_OVER = "Back to the lobby"  # the standings at the end of a match
+BOARD = "Stock"  # the board's stock pile (the lobby has no such word)
 #: Keys tried at "Your move", in order: the stock, keep the wild, call "Trash!", a slot.
 MOVE_KEYS = ("s", "k", "t", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
 #: The choices of the status line by preference (the crowd mode reads them from it).
@@ -114,6 +117,7 @@ QUIET = 0.3  # seconds without output after which the screen counts as settled
 RECHECK_AFTER = 10.0  # seconds without the expected change before reading recent output
 RECENT_OUTPUT = 24_000  # bytes: more than one full redraw of a 100x32 screen
 KEY_WAIT = 1.5  # seconds for a key's move to reach the history database
+NEW_MATCH_WAIT = 5.0  # seconds for a new match to reach it before pressing n again
 SAMPLE_EVERY = 0.2  # seconds between two CPU samples of the session apps
 MEMORY_EVERY = 2.0  # seconds between two memory samples (smaps_rollup costs more)
 STAGE_TIMEOUT = 120.0  # seconds any one stage (first screen, a move, quitting) may take
@@ -253,11 +257,11 @@ def human_moves(history: History, owner: str) -> int:
     for row in history.matches(owner, shared=False):
         if row.game != TRASH:
             continue
-        controller = MatchController(Rules.from_dict(row.rules),
-                                     make_seats(row.seats, row.seed), row.seed)
+        humans = {seat for seat, spec in enumerate(row.seats) if spec == HUMAN}
+        match = Match(Rules.from_dict(row.rules), len(row.seats), row.seed)
         for action in history.match_actions(row.id):
-            total += controller.waiting_for_human
-            controller.replay([action])
+            total += not match.over and match.to_move in humans
+            match.apply(action)
     return total
 
 
@@ -484,11 +488,14 @@ class Player:
             self.match_cpu = cpu_of(self.pid)
         before = self.saved_matches()
         mark = self.received
-        self.press("n")
-        if await until(lambda: True if self.saved_matches() > before else None,
-                       STAGE_TIMEOUT) is None:
-            raise SessionFailed("no new match in the history database")
-        return mark
+        deadline = time.monotonic() + STAGE_TIMEOUT
+        while time.monotonic() < deadline:
+            if squeezed(BOARD) not in self.text_since(mark):  # the lobby may have been
+                self.press("n")  # drawn before it takes keys: press again
+            if await until(lambda: True if self.saved_matches() > before else None,
+                           NEW_MATCH_WAIT) is not None:
+                return mark
+        raise SessionFailed("no new match in the history database")
 
     def saved_matches(self) -> int:
         return len(self.history.matches(self.owner))
