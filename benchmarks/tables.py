@@ -485,7 +485,7 @@ class Outcome:
 
 def count_saved_draws(history_path: Path, tables: list[Table]) -> tuple[int, int]:
     """(draws the players made that the history database does not hold, draws it holds)."""
-    from trash_tui.app.saving import rebuild_match
+    from trash_tui.play.saving import rebuild_match
 
     lost = saved = 0
     with History(history_path) as history:

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.builtin import greedy_policy
-from trash_tui.app.animation import chain_frames
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen
+from trash_tui.app.trash.animation import chain_frames
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.engine.match import Match
 from trash_tui.engine.rng import Rng
 from trash_tui.rules import Rules

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen
-from trash_tui.app.rules_help import RulesHelpScreen
-from trash_tui.app.table import SLOT_GAP, LayoutView, PileView
+from trash_tui.app.screens.rules_help import RulesHelpScreen
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
+from trash_tui.app.widgets.table import SLOT_GAP, LayoutView, PileView
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, WILD_BASE
 from trash_tui.rules import Rules
 from trash_tui.settings import load_settings

@@ -17,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
-from trash_tui.app.cards import (
+from trash_tui.app.widgets.cards import (
     BACK_CHAR,
     CARD_HEIGHT,
     CARD_SIZES,
@@ -42,7 +42,7 @@ from trash_tui.app.cards import (
     side_by_side,
     text_width,
 )
-from trash_tui.app.table import LayoutView, PileView, TableView, arrange_table, spread
+from trash_tui.app.widgets.table import LayoutView, PileView, TableView, arrange_table, spread
 from trash_tui.cards import (
     JOKER,
     SUIT_SYMBOLS,

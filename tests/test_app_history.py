@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen, StandingsScreen
-from trash_tui.app.history_screen import HistoryScreen, duration_text
-from trash_tui.app.replay_screen import ReplayScreen
-from trash_tui.app.saving import resume_saved_match, start_saved_match
+from trash_tui.app.screens.history import HistoryScreen, duration_text
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.engine.stepper import ReplayCursor
 from trash_tui.history import FINISHED, PLAYING, History
+from trash_tui.play.saving import resume_saved_match, start_saved_match
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 

@@ -10,13 +10,13 @@ import json
 import unicodedata
 
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen, StandingsScreen
-from trash_tui.app.history_screen import HistoryScreen
-from trash_tui.app.neighbor_replay import NeighborReplayScreen
-from trash_tui.app.replay_screen import ReplayScreen
-from trash_tui.app.saving import start_saved_match, start_saved_neighbor_game
+from trash_tui.app.neighbor.replay import NeighborReplayScreen
+from trash_tui.app.screens.history import HistoryScreen
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.history import History
+from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 

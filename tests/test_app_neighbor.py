@@ -12,19 +12,14 @@ from textual.widgets import RichLog, Static
 
 from bots.base import BotError
 from bots.neighbor import SmartNeighborBot
-from trash_tui.app.neighbor_board import MARKER_KEYS, NeighborBoardScreen
-from trash_tui.app.neighbor_controller import (
-    NeighborController,
-    NeighborSeat,
-    make_neighbor_seats,
-)
-from trash_tui.app.neighbor_dialogs import (
+from trash_tui.app.neighbor.board import MARKER_KEYS, NeighborBoardScreen
+from trash_tui.app.neighbor.dialogs import (
     NeighborRulesScreen,
     NeighborStandingsScreen,
     standings_lines,
     standings_title,
 )
-from trash_tui.app.neighbor_widgets import (
+from trash_tui.app.neighbor.widgets import (
     HATCH,
     MARKER_GAP,
     SIZES,
@@ -46,6 +41,11 @@ from trash_tui.neighbor.engine import (
     uncover_action,
 )
 from trash_tui.neighbor.narrate import narrate
+from trash_tui.play.neighbor_controller import (
+    NeighborController,
+    NeighborSeat,
+    make_neighbor_seats,
+)
 
 THREE = ["human", "smart", "random"]
 EIGHT = ["human", "smart", "random", "smart", "random", "smart", "random", "smart"]

@@ -9,17 +9,17 @@ import sqlite3
 import time
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.history_screen import HistoryScreen
-from trash_tui.app.neighbor_board import MARKER_KEYS, NeighborBoardScreen
-from trash_tui.app.neighbor_replay import NeighborReplayScreen
-from trash_tui.app.saving import (
+from trash_tui.app.neighbor.board import MARKER_KEYS, NeighborBoardScreen
+from trash_tui.app.neighbor.replay import NeighborReplayScreen
+from trash_tui.app.screens.history import HistoryScreen
+from trash_tui.games import NEIGHBOR, TRASH
+from trash_tui.history import FINISHED, PLAYING, History, HistoryError
+from trash_tui.neighbor.record import replay_neighbor
+from trash_tui.play.saving import (
     resume_saved,
     resume_saved_match,
     start_saved_neighbor_game,
 )
-from trash_tui.games import NEIGHBOR, TRASH
-from trash_tui.history import FINISHED, PLAYING, History, HistoryError
-from trash_tui.neighbor.record import replay_neighbor
 from trash_tui.settings import default_history_path
 
 THREE = ["human", "smart", "random"]

@@ -12,8 +12,8 @@ from textual.app import App
 from textual.widgets import RichLog, Static
 
 from bots.neighbor import RandomNeighborBot, SmartNeighborBot, play_neighbor
-from trash_tui.app.neighbor_replay import NeighborReplayScreen
-from trash_tui.app.neighbor_widgets import DiceView, PlayersView
+from trash_tui.app.neighbor.replay import NeighborReplayScreen
+from trash_tui.app.neighbor.widgets import DiceView, PlayersView
 from trash_tui.engine.record import RecordError
 from trash_tui.neighbor.engine import NeighborGame
 from trash_tui.neighbor.record import neighbor_record

@@ -13,19 +13,19 @@ from pathlib import Path
 from textual import events
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen, slot_ranges, wild_prompt
-from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines
-from trash_tui.app.hot_seat import HotSeatScreen, default_names, names_problem
-from trash_tui.app.neighbor_widgets import last_roll
-from trash_tui.app.remote import NameScreen
-from trash_tui.app.replay_screen import ReplayScreen
-from trash_tui.app.saving import MatchSaver
-from trash_tui.app.unfinished import UnfinishedScreen
+from trash_tui.app.neighbor.widgets import last_roll
+from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names, names_problem
+from trash_tui.app.screens.remote import NameScreen
+from trash_tui.app.screens.unfinished import UnfinishedScreen
+from trash_tui.app.trash.board import BoardScreen, slot_ranges, wild_prompt
+from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen, deal_lines
+from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.cli.replay_cmd import shown_once
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
 from trash_tui.engine.narrate import describe_event
 from trash_tui.history import History
+from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.play.saving import MatchSaver
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 from trash_tui.tournament.config import load_tournament
@@ -174,7 +174,7 @@ def store_finished_match() -> int:
 def footer_overflow(screen) -> list[str]:
     """The footer keys of ``screen`` that do not fit left of the palette key (or the
     screen's edge)."""
-    from trash_tui.app.footer import TrashFooter
+    from trash_tui.app.widgets.footer import TrashFooter
 
     footer = screen.query_one(TrashFooter)
     drawn = {(key.key, key.action) for key in footer.drawn_keys()}

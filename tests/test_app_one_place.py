@@ -7,16 +7,16 @@ from __future__ import annotations
 import pytest
 
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen
-from trash_tui.app.neighbor_controller import NeighborController
-from trash_tui.app.saving import (
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
+from trash_tui.history import PLAYING, History, MatchTaken
+from trash_tui.play.neighbor_controller import NeighborController
+from trash_tui.play.saving import (
     resume_saved,
     resume_saved_match,
     start_saved_match,
     start_saved_neighbor_game,
 )
-from trash_tui.history import PLAYING, History, MatchTaken
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.endings import DealOverScreen, StandingsScreen
-from trash_tui.app.hot_seat import HotSeatScreen
+from trash_tui.app.screens.hot_seat import HotSeatScreen
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
 from trash_tui.presets import preset_rules
 from trash_tui.rules import Rules
 
@@ -126,7 +126,7 @@ async def test_more_humans_than_players_is_refused_with_a_message() -> None:
 
 
 async def test_the_lobby_starts_a_game_of_help_your_neighbor() -> None:
-    from trash_tui.app.neighbor_board import NeighborBoardScreen
+    from trash_tui.app.neighbor.board import NeighborBoardScreen
 
     app = create_app(Rules(), ["human", "normal"], seed=5, animation="off")
     async with app.run_test(size=(100, 32)) as pilot:

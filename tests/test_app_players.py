@@ -15,9 +15,9 @@ from players_helpers import ANCHORS, finish, fixed_anchors, shared
 from table_helpers import name_player, running_service
 
 from trash_tui.app.app import create_app
-from trash_tui.app.lobby import LobbyScreen
 from trash_tui.app.players.leaderboard_screen import LeaderboardScreen
 from trash_tui.app.players.stats_screen import StatsScreen
+from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import LOCAL_OWNER, History

@@ -7,8 +7,8 @@ import asyncio
 from pathlib import Path
 
 from trash_tui.app.app import LobbyScreen, create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
+from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
+from trash_tui.app.trash.board import BoardScreen
 from trash_tui.history import History
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path, load_settings

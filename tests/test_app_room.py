@@ -10,13 +10,13 @@ import pytest
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
-from trash_tui.app import table as table_module
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.cards import CARD_SIZES, COMPACT, HUGE, LARGE, NORMAL, drawn_lines
-from trash_tui.app.endings import DealOverScreen
-from trash_tui.app.table import GROW_SPARE, LayoutView, PileView, TableView, arrange_table
-from trash_tui.app.table_room import SIDE_LEAST, SIDE_USUAL, TableRoom
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
+from trash_tui.app.widgets import table as table_module
+from trash_tui.app.widgets.cards import CARD_SIZES, COMPACT, HUGE, LARGE, NORMAL, drawn_lines
+from trash_tui.app.widgets.table import GROW_SPARE, LayoutView, PileView, TableView, arrange_table
+from trash_tui.app.widgets.table_room import SIDE_LEAST, SIDE_USUAL, TableRoom
 from trash_tui.rules import Rules
 
 

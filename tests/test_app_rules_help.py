@@ -12,22 +12,22 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.rules_help import (
+from trash_tui.app.screens.rules_help import (
     HOUSE_MARK,
     RulesHelpScreen,
     help_text,
     house_rules,
     preset_text,
 )
-from trash_tui.app.too_small import (
+from trash_tui.app.screens.too_small import (
     MIN_HEIGHT,
     MIN_WIDTH,
     TooSmallScreen,
     check_size,
     is_too_small,
 )
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.presets import PRESETS, preset_rules
 from trash_tui.rules import OPTIONS, Rules
 

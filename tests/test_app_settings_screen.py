@@ -8,8 +8,8 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Static, Switch
 
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.settings_screen import SettingsScreen, key_clashes, seat_text, words
+from trash_tui.app.screens.settings import SettingsScreen, key_clashes, seat_text, words
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.presets import PRESETS
 from trash_tui.rules import Rules
 from trash_tui.settings import BINDING_IDS, Settings, load_settings

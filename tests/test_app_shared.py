@@ -162,7 +162,7 @@ async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_pl
     """A match still played at a shared table: its line gives no seed (it would tell every
     face-down card), Enter goes back to the seat, delete takes it out of this history
     only."""
-    from trash_tui.app.history_screen import HistoryScreen
+    from trash_tui.app.screens.history import HistoryScreen
     from trash_tui.history import History
 
     two_players(tmp_path)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.endings import DealOverScreen
-from trash_tui.app.saving import MatchSaver
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.engine.actions import WILD_BASE
 from trash_tui.history import History
+from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.play.saving import MatchSaver
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 
@@ -167,8 +167,8 @@ def test_too_small_terminal(snap_compare, size: tuple[int, int]) -> None:
 async def _neighbor_at_a_seven(pilot) -> None:
     """Help Your Neighbor, seeded so that the human's third roll is a 7 with markers to
     uncover: the board waits for the choice."""
-    from trash_tui.app.neighbor_board import NeighborBoardScreen
-    from trash_tui.app.neighbor_controller import NeighborController
+    from trash_tui.app.neighbor.board import NeighborBoardScreen
+    from trash_tui.play.neighbor_controller import NeighborController
 
     await pilot.pause()
     controller = NeighborController.from_specs(["human", "smart", "random"], 10)

@@ -12,7 +12,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Log, ProgressBar, Static
 
-from trash_tui.app.tournaments_screen import TournamentsScreen
+from trash_tui.app.screens.tournaments import TournamentsScreen
 from trash_tui.history import History
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.schedule import total_games

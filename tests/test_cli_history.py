@@ -9,8 +9,8 @@ from pathlib import Path
 
 from test_cli import trash
 
-from trash_tui.app.saving import start_saved_match, start_saved_neighbor_game
 from trash_tui.history import History
+from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
 from trash_tui.rules import Rules
 
 ALICE = "SHA256:alice"

@@ -12,7 +12,7 @@ import pytest
 
 from bots.external import ExternalBot, close_idle
 from trash_tui.app.app import create_app
-from trash_tui.app.board import BoardScreen
+from trash_tui.app.trash.board import BoardScreen
 from trash_tui.rules import Rules
 from trash_tui.settings import DEFAULT_SEATS, REMOTE_REFUSAL, Settings, load_settings, own_bots
 

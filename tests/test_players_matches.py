@@ -13,9 +13,9 @@ import pytest
 from players_helpers import fixed_anchors
 from table_helpers import TableClient, name_player, play_out, running_service
 
-from trash_tui.app.saving import start_saved_match, start_saved_neighbor_game
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import FINISHED, LOCAL_OWNER, History
+from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
 from trash_tui.players.model import DEFAULT_MU
 from trash_tui.rules import Rules
 

@@ -28,18 +28,18 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from bots.base import BotError
-from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.lobby import LobbyScreen
-from trash_tui.app.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
-from trash_tui.app.too_small import check_size
+from trash_tui.app.screens.lobby import LobbyScreen
+from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
+from trash_tui.app.screens.too_small import check_size
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
+from trash_tui.play.controller import MatchController, make_seats
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
 from trash_tui.text import clean
 
 if TYPE_CHECKING:
-    from trash_tui.app.neighbor_controller import NeighborController
     from trash_tui.app.shared.link import TablesLink
+    from trash_tui.play.neighbor_controller import NeighborController
 
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
 #: sessions share the CPU equally, and a player who is just connecting goes first.
@@ -329,7 +329,7 @@ class TrashApp(App[None]):
     def start_match(self, rules: Rules, seats: Sequence[Any],
                     human_names: Sequence[str] = ()) -> None:
         """A new match at this table; several humans take ``human_names`` (hot seat)."""
-        from trash_tui.app.saving import start_saved_match
+        from trash_tui.play.saving import start_saved_match
 
         seed = self.match_seed()
         history = self.history
@@ -348,8 +348,8 @@ class TrashApp(App[None]):
     def start_neighbor_game(self, seats: Sequence[str],
                             human_names: Sequence[str] = ()) -> None:
         """A game of Help Your Neighbor at this table, saved in the history like a match."""
-        from trash_tui.app.neighbor_controller import NeighborController
-        from trash_tui.app.saving import start_saved_neighbor_game
+        from trash_tui.play.neighbor_controller import NeighborController
+        from trash_tui.play.saving import start_saved_neighbor_game
 
         seed = self.match_seed()
         history = self.history
@@ -375,7 +375,7 @@ class TrashApp(App[None]):
 
     def resume_row(self, row: MatchRow) -> None:
         """Continue the unfinished match ``row`` exactly where it stopped."""
-        from trash_tui.app.saving import resume_saved
+        from trash_tui.play.saving import resume_saved
 
         history = self.history
         if history is None:
@@ -391,18 +391,18 @@ class TrashApp(App[None]):
             self.open_neighbor_board(controller)
 
     def open_board(self, controller: MatchController) -> None:
-        from trash_tui.app.board import BoardScreen
+        from trash_tui.app.trash.board import BoardScreen
 
         self.push_screen(BoardScreen(controller, self.settings.animation))
 
     def open_neighbor_board(self, controller: NeighborController) -> None:
-        from trash_tui.app.neighbor_board import NeighborBoardScreen
+        from trash_tui.app.neighbor.board import NeighborBoardScreen
 
         self.push_screen(NeighborBoardScreen(controller, self.settings.animation))
 
     # --- the other screens -----------------------------------------------------------------
     def action_open_history(self) -> None:
-        from trash_tui.app.history_screen import HistoryScreen
+        from trash_tui.app.screens.history import HistoryScreen
 
         history = self.history
         if history is None:
@@ -410,7 +410,7 @@ class TrashApp(App[None]):
         self.push_screen(HistoryScreen(history, self.owner))
 
     def action_open_tournaments(self) -> None:
-        from trash_tui.app.tournaments_screen import TournamentsScreen
+        from trash_tui.app.screens.tournaments import TournamentsScreen
 
         if self.remote:
             if self.tables_link is not None:  # over SSH, t is the shared tables
@@ -423,14 +423,14 @@ class TrashApp(App[None]):
         self.push_screen(TournamentsScreen(self.tournaments_dir, path.parent / "runs", path))
 
     def action_open_settings(self) -> None:
-        from trash_tui.app.settings_screen import SettingsScreen
+        from trash_tui.app.screens.settings import SettingsScreen
         from trash_tui.settings import default_settings_path
 
         path = self.settings_path or default_settings_path()
         self.push_screen(SettingsScreen(self.settings, path), callback=self.apply_settings)
 
     def action_open_rules(self) -> None:
-        from trash_tui.app.rules_help import RulesHelpScreen
+        from trash_tui.app.screens.rules_help import RulesHelpScreen
 
         board_rules = getattr(getattr(self.screen, "controller", None), "rules", None)
         self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,

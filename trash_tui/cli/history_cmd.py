@@ -135,7 +135,7 @@ def players_command(history_path: Path | None) -> None:
 def export_command(match_id: int, output: Path | None, player: str,
                    history_path: Path | None) -> None:
     """Write match MATCH_ID's record as JSON ('trash replay FILE' prints and checks it)."""
-    from trash_tui.app.saving import saved_record
+    from trash_tui.play.saving import saved_record
 
     with _reading(_open(history_path)) as history:
         if match_id > MAX_ID:

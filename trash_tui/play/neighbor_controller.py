@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bots.neighbor import ask_neighbor, make_neighbor_bot
-from trash_tui.app.controller import Seat, make_seats
 from trash_tui.neighbor.engine import (
     DiceSource,
     IllegalAction,
     NeighborGame,
     NeighborObservation,
 )
+from trash_tui.play.controller import Seat, make_seats
 
 #: A seat at the dice game's table: the same as a Trash seat, with a neighbor bot.
 NeighborSeat = Seat

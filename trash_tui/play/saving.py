@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.base import BotError
-from trash_tui.app.controller import MatchController, make_seats
-from trash_tui.app.neighbor_controller import NeighborController, make_neighbor_seats
 from trash_tui.engine.deal import IllegalAction
 from trash_tui.engine.record import match_record
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import PLAYING, History, HistoryError, MatchRow, MatchTaken
 from trash_tui.neighbor import engine as neighbor_engine
 from trash_tui.neighbor.record import neighbor_record
+from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.play.neighbor_controller import NeighborController, make_neighbor_seats
 from trash_tui.rules import Rules, RulesError
 from trash_tui.text import clean
 

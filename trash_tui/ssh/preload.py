@@ -37,9 +37,6 @@ def import_main_script() -> None:
 
 import_main_script()
 
-import trash_tui.app.app  # noqa: E402
-import trash_tui.app.board  # noqa: E402
-import trash_tui.app.remote  # noqa: E402, F401
 
 gc.collect()
 gc.freeze()

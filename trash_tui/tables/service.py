@@ -211,7 +211,7 @@ class TableService:
     # --- restoring -------------------------------------------------------------------
     async def restore(self, row: dict[str, Any]) -> Table | None:
         """A stored table back in play (its match rebuilt exactly from its actions)."""
-        from trash_tui.app.saving import resume_saved_match
+        from trash_tui.play.saving import resume_saved_match
 
         try:
             config = TableConfig.from_dict(row["config"])
@@ -246,7 +246,7 @@ class TableService:
     def tag_record(table: Table) -> None:
         """The match's record will say where it was played and who sat where (the human
         seats by display name and key fingerprint)."""
-        from trash_tui.app.saving import MatchSaver
+        from trash_tui.play.saving import MatchSaver
 
         players = {str(index): {"name": seat.name, "key": seat.identity}
                    for index, seat in enumerate(table.seats) if seat.identity is not None}
@@ -555,7 +555,7 @@ class TableService:
             await self.start_match(table)
 
     async def start_match(self, table: Table) -> None:
-        from trash_tui.app.saving import start_saved_match
+        from trash_tui.play.saving import start_saved_match
 
         async with self.lock(table):
             if table.status != WAITING:

@@ -26,16 +26,13 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from trash_tui.app.controller import saving_problem
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.neighbor_controller import NeighborController
-from trash_tui.app.neighbor_dialogs import (
+from trash_tui.app.neighbor.dialogs import (
     NeighborRulesScreen,
     NeighborStandingsScreen,
     standings_lines,
     standings_title,
 )
-from trash_tui.app.neighbor_widgets import (
+from trash_tui.app.neighbor.widgets import (
     ROLL_MARK,
     UNCOVER_MARK,
     WIN_MARK,
@@ -45,6 +42,7 @@ from trash_tui.app.neighbor_widgets import (
     last_roll,
     side_width,
 )
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import (
     MARKERS,
@@ -54,6 +52,8 @@ from trash_tui.neighbor.engine import (
     uncover_marker,
 )
 from trash_tui.neighbor.narrate import narrate, says
+from trash_tui.play.controller import saving_problem
+from trash_tui.play.neighbor_controller import NeighborController
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
 FLICKER = {"off": (0, 0.0), "fast": (3, 0.04), "normal": (5, 0.07)}  # (faces, seconds each)

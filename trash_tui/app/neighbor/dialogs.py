@@ -17,8 +17,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.neighbor_widgets import covered_count
+from trash_tui.app.neighbor.widgets import covered_count
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.neighbor.engine import MARKERS, NeighborObservation
 
 RULES_TEXT = """\

@@ -22,10 +22,10 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.neighbor_board import NeighborBoardScreen
-from trash_tui.app.neighbor_widgets import DiceView, PlayersView, last_roll, side_width
-from trash_tui.app.replay_keys import ReplayKeys
+from trash_tui.app.neighbor.board import NeighborBoardScreen
+from trash_tui.app.neighbor.widgets import DiceView, PlayersView, last_roll, side_width
+from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.replay_keys import ReplayKeys
 from trash_tui.neighbor.narrate import narrate
 from trash_tui.neighbor.stepper import NeighborReplayCursor
 from trash_tui.text import clean

@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
 from trash_tui.players.anchors import load_anchors

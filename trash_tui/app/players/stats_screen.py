@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 from textual_plotext import PlotextPlot
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
 from trash_tui.players.model import DEFAULT_MU, display

@@ -26,7 +26,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.record import RecordError
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
 from trash_tui.history import ABANDONED, FINISHED, PLAYING, History, HistoryError, MatchRow
@@ -235,14 +235,14 @@ class HistoryScreen(Screen[None]):
             if resume is not None:
                 resume(row)
             return
-        from trash_tui.app.neighbor_replay import NeighborReplayScreen
-        from trash_tui.app.replay_screen import ReplayScreen
+        from trash_tui.app.neighbor.replay import NeighborReplayScreen
+        from trash_tui.app.trash.replay_screen import ReplayScreen
 
         screen: Screen[None]
         try:
             full = self.history.get_match(row.id)
             if full.record is None and full.status == ABANDONED:  # as far as it went
-                from trash_tui.app.saving import saved_record
+                from trash_tui.play.saving import saved_record
 
                 full = replace(full, record=saved_record(self.history, full))
             if full.record is None:

@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.remote import NAME_MAX_LENGTH, name_problem
+from trash_tui.app.screens.remote import NAME_MAX_LENGTH, name_problem
+from trash_tui.app.widgets.footer import TrashFooter
 
 
 def names_problem(names: Sequence[str]) -> str | None:

@@ -22,12 +22,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, Select, Static
 
 from trash_tui import __version__
-from trash_tui.app.controller import HUMAN
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.hot_seat import HotSeatScreen, default_names
-from trash_tui.app.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
+from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names
+from trash_tui.app.screens.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import MatchRow
+from trash_tui.play.controller import HUMAN
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules
 from trash_tui.settings import LEVELS, own_bots

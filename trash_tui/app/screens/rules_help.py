@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.cards import JACK, JOKER, KING, QUEEN
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, Rules

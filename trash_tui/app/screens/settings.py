@@ -23,7 +23,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, OptionSpec, Rules

@@ -19,7 +19,7 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24

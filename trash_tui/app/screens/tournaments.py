@@ -36,7 +36,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Log, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import SHORT_TITLES, TITLES, TRASH
 from trash_tui.history import History, HistoryError, RunRow
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament

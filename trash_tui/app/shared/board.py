@@ -25,10 +25,10 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, RichLog, Static
 
-from trash_tui.app.board import BoardScreen
-from trash_tui.app.footer import TrashFooter
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.rules import Rules
 from trash_tui.text import clean

@@ -30,13 +30,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from trash_tui.app.animation import chain_frames
-from trash_tui.app.controller import MatchController, saving_problem
-from trash_tui.app.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.table import LayoutView, PileView, TableView
-from trash_tui.app.table_room import TableRoom
+from trash_tui.app.trash.animation import chain_frames
+from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.app.widgets.table import LayoutView, PileView, TableView
+from trash_tui.app.widgets.table_room import TableRoom
 from trash_tui.cards import JOKER, card_label, rank_name, rank_of
 from trash_tui.engine.actions import (
     CALL,
@@ -52,6 +51,7 @@ from trash_tui.engine.actions import (
 from trash_tui.engine.narrate import describe_event, says
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
+from trash_tui.play.controller import MatchController, saving_problem
 from trash_tui.rules import TRASH, WILD
 from trash_tui.stats import wilson_interval
 

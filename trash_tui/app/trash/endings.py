@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label
 
-from trash_tui.app.footer import TrashFooter
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.match import DealSummary, Match
 from trash_tui.engine.narrate import inside, says, verb
 

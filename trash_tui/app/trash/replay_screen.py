@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from trash_tui.app.footer import TrashFooter
-from trash_tui.app.replay_keys import ReplayKeys
-from trash_tui.app.table import PileView, TableView
-from trash_tui.app.table_room import TableRoom
+from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.replay_keys import ReplayKeys
+from trash_tui.app.widgets.table import PileView, TableView
+from trash_tui.app.widgets.table_room import TableRoom
 from trash_tui.engine.narrate import describe_event
 from trash_tui.engine.stepper import ReplayCursor
 from trash_tui.history import MatchRow

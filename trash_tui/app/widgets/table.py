@@ -1,7 +1,7 @@
 """The table's widgets: one seat's layout, every seat's layouts, and the piles.
 
 The widgets only show an ``Observation`` (``update_view``); they hold no game state of
-their own and change nothing. Cards come from ``trash_tui.app.cards``, in colours taken
+their own and change nothing. Cards come from ``trash_tui.app.widgets.cards``, in colours taken
 from the theme through component classes (``card--red``, ``card--black``, ``card--wild``,
 ``card--back``, ``card--empty``), so a theme or an app stylesheet can restyle them.
 
@@ -34,7 +34,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from trash_tui.app.cards import (
+from trash_tui.app.widgets.cards import (
     CARD_SIZES,
     COMPACT,
     NORMAL,

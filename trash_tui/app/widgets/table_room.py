@@ -19,8 +19,8 @@ from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.widget import Widget
 
-from trash_tui.app.cards import COMPACT, HUGE, LARGE, NORMAL, CardSize
-from trash_tui.app.table import PileView, TableView, is_larger
+from trash_tui.app.widgets.cards import COMPACT, HUGE, LARGE, NORMAL, CardSize
+from trash_tui.app.widgets.table import PileView, TableView, is_larger
 
 SIDE_LEAST = 30  # the narrowest side, taken only when it buys larger cards
 SIDE_USUAL = 34  # the side at 80 columns (piles of normal cards beside each other)
