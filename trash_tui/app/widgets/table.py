@@ -614,6 +614,7 @@ class PileView(CardWidget):
         self.top_wild = False
         self.hand: int | None = None
         self.hand_wild = False
+        self._drawn: dict[tuple[object, ...], Text] = {}  # see _text
 
     def update_view(self, observation: Observation) -> None:
         """Show the piles and the card in hand of ``observation``. The view is as wide as
@@ -706,9 +707,19 @@ class PileView(CardWidget):
         return "lines" if "\n" in self._compact(width).plain else "line"
 
     def _text(self, width: int) -> Text:
+        """The piles drawn in ``width`` columns; kept for the state it was drawn for, since
+        a move asks for it several times (its size before and after, then the repaint)."""
         if self.stock_count is None:
             return Text(end="")
-        return self._normal() if self._mode(width) == "normal" else self._compact(width)
+        key = (width, self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild,
+               self.compact, self.card_size, self.app.theme)
+        text = self._drawn.get(key)
+        if text is None:
+            if len(self._drawn) >= 8:
+                self._drawn.clear()
+            text = self._drawn[key] = (self._normal() if self._mode(width) == "normal"
+                                       else self._compact(width))
+        return text
 
     # --- clicks ---------------------------------------------------------------------
     class PileClicked(Message):
