@@ -81,8 +81,9 @@ class SharedBoardScreen(BoardScreen):
         self.chat_hidden = False
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # not BoardScreen's: a table in play is no resumed match
+        self.refresh_view()
+        self.play_updates()
         self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
