@@ -109,13 +109,14 @@ YOUR_MOVE = "Your move"  # the board's status line when the human decides
 DEAL_OVER = "Next deal"  # the deal-over summary's button and footer key
 MATCH_OVER = "Back to the lobby"  # the standings at the end of a match
 BOARD = "Stock"  # the board's stock pile (the lobby has no such word)
+NOT_SAVED = "no longer saved"  # the board's line when the history database stops saving
+UNSEEN = "(the human to move, as saved)"  # no screen seen, but the database waits for a key
 #: Keys tried at "Your move", in order: the stock, keep the wild, call "Trash!", a slot.
 MOVE_KEYS = ("s", "k", "t", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
 #: The choices of the status line by preference (the crowd mode reads them from it).
 PREFERRED_CHOICES = ("s", "k", "t", "x", "w", "d")
 QUIET = 0.3  # seconds without output after which the screen counts as settled
 RECHECK_AFTER = 10.0  # seconds without the expected change before reading recent output
-RECENT_OUTPUT = 24_000  # bytes: more than one full redraw of a 100x32 screen
 KEY_WAIT = 1.5  # seconds for a key's move to reach the history database
 NEW_MATCH_WAIT = 5.0  # seconds for a new match to reach it before pressing n again
 SAMPLE_EVERY = 0.2  # seconds between two CPU samples of the session apps
@@ -250,19 +251,38 @@ def process_gone(pid: int) -> bool:
     return state in ("Z", "X")
 
 
-def human_moves(history: History, owner: str) -> int:
-    """How many actions of ``owner``'s matches of Trash in the history database were taken
-    at a human's turn (each match replayed from its seed, action by action)."""
-    total = 0
-    for row in history.matches(owner, shared=False):
-        if row.game != TRASH:
-            continue
-        humans = {seat for seat, spec in enumerate(row.seats) if spec == HUMAN}
-        match = Match(Rules.from_dict(row.rules), len(row.seats), row.seed)
-        for action in history.match_actions(row.id):
-            total += not match.over and match.to_move in humans
-            match.apply(action)
-    return total
+class HumanMoves:
+    """A player's human moves in the history database: the actions of their matches of
+    Trash taken at a human's turn, each match replayed from its seed (incrementally: only
+    the actions saved since the last look are applied)."""
+
+    def __init__(self, history: History, owner: str) -> None:
+        self.history = history
+        self.owner = owner
+        self.count = 0
+        self.human_to_move = False  # the latest match waits for a human (as saved)
+        self._matches: dict[int, tuple[Match, set[int]]] = {}
+        self._applied: dict[int, int] = {}
+
+    def refresh(self) -> int:
+        """Read the database again; the human moves it holds now."""
+        rows = self.history.matches(self.owner, shared=False)
+        for row in reversed(rows):  # the oldest first: the latest match is looked at last
+            if row.game != TRASH:
+                continue
+            if row.id not in self._matches:
+                humans = {seat for seat, spec in enumerate(row.seats) if spec == HUMAN}
+                self._matches[row.id] = (Match(Rules.from_dict(row.rules), len(row.seats),
+                                               row.seed), humans)
+                self._applied[row.id] = 0
+            match, humans = self._matches[row.id]
+            if row.actions > self._applied[row.id]:
+                for action in self.history.match_actions(row.id)[self._applied[row.id]:]:
+                    self.count += not match.over and match.to_move in humans
+                    match.apply(action)
+                    self._applied[row.id] += 1
+            self.human_to_move = not match.over and match.to_move in humans
+        return self.count
 
 
 async def until(check: Callable[[], T | None], timeout: float) -> T | None:
@@ -295,6 +315,7 @@ class Player:
         self.key = key
         self.owner = key.get_fingerprint("sha256")
         self.history = history
+        self.human_moves = HumanMoves(history, owner=self.owner)
         self.pid_of = pid_of
         self.pace = pace
         # The output as text (escape sequences and spaces removed), chunk by chunk, with
@@ -316,6 +337,7 @@ class Player:
         self.latencies: list[float] = []  # seconds from a key to the screen answering it
         self.moves = 0
         self.saved_moves: int | None = None  # human moves in the history database
+        self.saving_problem: str | None = None  # what the board said when saving stopped
         self.stage = "connecting"
         self.failure: str | None = None
         self._pid: int | None = None
@@ -363,6 +385,12 @@ class Player:
     def text_since(self, since: int) -> str:
         """The text of the output from the chunk that holds byte ``since`` on."""
         return "".join(self.chunks[self.first_chunk_from(since):])
+
+    def excerpt(self, needle: str) -> str | None:
+        """The text around the first place the output shows ``needle`` (None: nowhere)."""
+        text = "".join(self.chunks)
+        found = text.find(squeezed(needle))
+        return None if found < 0 else text[max(0, found - 40):found + 80]
 
     async def next_output(self, timeout: float) -> None:
         """Wait for more output (or the end of the session) for up to ``timeout`` s."""
@@ -418,17 +446,10 @@ class Player:
         self.process.stdin.write(key.encode())
 
     # --- the history database -----------------------------------------------------------
-    def saved_actions(self) -> int | None:
-        """How many actions this player's latest match has in the database (None: no match)."""
-        rows = self.history.matches(self.owner, limit=1)
-        return rows[0].actions if rows else None
-
-    async def action_saved(self, before: int | None, timeout: float) -> int | None:
-        """Wait until the saved actions go past ``before``; the new count (None: never)."""
-        def past() -> int | None:
-            now = self.saved_actions()
-            return now if now is not None and (before is None or now > before) else None
-        return await until(past, timeout)
+    async def human_move_saved(self, before: int, timeout: float) -> bool:
+        """Wait until the database holds more than ``before`` human moves of this player."""
+        return await until(lambda: True if self.human_moves.refresh() > before else None,
+                           timeout) is not None
 
     # --- the script ----------------------------------------------------------------------
     async def run(self, port: int, moves: int) -> None:
@@ -530,7 +551,7 @@ class Player:
                 if not self.playing(moves):
                     break
                 next_key = time.perf_counter() + self.pace.every
-                key = status_choice(self.text_since(mark))
+                key = status_choice(self.text_since(mark)) if shown == YOUR_MOVE else None
                 if key is not None:
                     mark = self.received
                     await self.timed_move(key, mark)
@@ -540,16 +561,21 @@ class Player:
 
     async def next_screen(self, mark: int) -> str:
         """What the output from byte ``mark`` on shows next: "Your move", the end of a
-        deal or of the match; a screen that did not change (a key the app ignored while
-        it was busy) is read from the recent output."""
+        deal or of the match. Every ``RECHECK_AFTER`` s without one, the history database
+        is asked: if the saved match waits for the human (a key the app ignored while it
+        was busy, a status line drawn again unchanged), ``UNSEEN``. Output from before
+        ``mark`` is never read again (it would be the screen from before the last key)."""
         needles = (DEAL_OVER, YOUR_MOVE, MATCH_OVER)
-        try:
-            return await self.wait_for(*needles, since=mark, timeout=RECHECK_AFTER)
-        except SessionFailed:
-            if self.ended:
-                raise
-            return await self.wait_for(*needles,
-                                       since=max(0, self.received - RECENT_OUTPUT))
+        deadline = time.monotonic() + STAGE_TIMEOUT
+        while True:
+            try:
+                return await self.wait_for(*needles, since=mark, timeout=RECHECK_AFTER)
+            except SessionFailed:
+                if self.ended or time.monotonic() > deadline:
+                    raise
+            self.human_moves.refresh()
+            if self.human_moves.human_to_move:
+                return UNSEEN
 
     async def timed_move(self, key: str, mark: int) -> None:
         """Press ``key`` (offered by the settled status line) and time the answer."""
@@ -562,11 +588,12 @@ class Player:
         self.made_a_move()
 
     async def try_keys(self) -> None:
-        """Press keys in turn until one's move reaches the history database."""
-        before = self.saved_actions()  # the bots wait for this decision
+        """Press keys in turn until one's move reaches the history database as a human
+        move (a bot's action saved meanwhile does not count)."""
+        before = self.human_moves.refresh()
         for key in MOVE_KEYS:
             self.press(key)
-            if await self.action_saved(before, KEY_WAIT) is not None:
+            if await self.human_move_saved(before, KEY_WAIT):
                 self.made_a_move()
                 return
         self.press("\r")  # no key was taken: a dialog may be in front of the board
@@ -720,7 +747,8 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
             await server.stop(grace=3.0)
         try:
             for player in players:
-                player.saved_moves = human_moves(history, player.owner)
+                player.saved_moves = HumanMoves(history, player.owner).refresh()
+                player.saving_problem = player.excerpt(NOT_SAVED)
         finally:
             history.close()
         apps_cpu = max(cpu_seconds(resource.RUSAGE_CHILDREN) - apps_cpu,
@@ -773,6 +801,14 @@ def report(outcome: Outcome) -> None:
     wanted = f" of {count * outcome.moves}" if outcome.pace is None else ""
     print(f"moves made: {made}{wanted}; human moves in the history database: {saved}; "
           f"moves lost (made on the screen, not in the database): {lost}")
+    for player in [p for p in players if p.moves != (p.saved_moves or 0)][:10]:
+        print(f"  session {player.number}: {player.moves} moves made, "
+              f"{player.saved_moves or 0} in the database")
+    unsaved = [player for player in players if player.saving_problem]
+    for player in unsaved[:5]:
+        print(f"  session {player.number}'s board says: ...{player.saving_problem}...")
+    if len(unsaved) > 5:
+        print(f"  ... and {len(unsaved) - 5} more sessions whose board says so")
     latencies = [latency for player in players for latency in player.latencies]
     p95 = percentile(latencies, 0.95) if latencies else math.inf
     if latencies:
