@@ -5,7 +5,8 @@ piles, log, keys and animations. Moves arrive as the service's updates and are p
 order (``make_move`` shows each one, a chain step by step); this player's keys send their
 move to the service. The status line says whose turn it is and, while a turn clock runs,
 how long is left; a player the stand-in is playing for (away) takes the seat back with any
-key. ``c`` opens the one-line table chat, ``m`` hides or shows its lines in the log.
+key. An end-of-deal summary closes by itself after ``SUMMARY_SECONDS`` (the table does not
+wait for one player to read it). ``c`` opens the one-line table chat, ``m`` hides or shows its lines in the log.
 Spectators see the same board with no keys to play.
 
 ``TableWaitingScreen`` is the table before its match: the seats, the code to give
@@ -28,12 +29,14 @@ from textual.widgets import Input, Label, RichLog, Static
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.rules import Rules
 from trash_tui.text import clean
 
 CHAT_LENGTH = 200
+SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
 
 
 def seats_line(table: dict[str, Any]) -> str:
@@ -130,6 +133,17 @@ class SharedBoardScreen(BoardScreen):
 
     def schedule_bots(self) -> None:  # the service plays the bots: show what it sent
         self.play_updates()
+
+    def after_move(self) -> None:
+        """As on the local board; an end-of-deal summary closes by itself after a while,
+        since the table does not wait for it (its moves wait on this screen meanwhile)."""
+        super().after_move()
+        if self.waiting_for_summary:
+            self.set_timer(SUMMARY_SECONDS, self.close_summary)
+
+    def close_summary(self) -> None:
+        if self.waiting_for_summary and isinstance(self.app.screen, DealOverScreen):
+            self.app.screen.dismiss(None)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
