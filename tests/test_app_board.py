@@ -179,3 +179,30 @@ async def test_bots_wait_while_the_terminal_is_too_small() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause(0.8)
         assert len(board.controller.actions) > frozen
+
+
+async def test_a_key_pressed_while_a_move_is_shown_is_taken_when_it_ends() -> None:
+    """Type-ahead: the human's key during the last frames of a bot's chain is not lost
+    (it is played as soon as the chain has been shown, if it is still legal)."""
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="normal",
+                     play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        for _ in range(2000):
+            await pilot.pause(0.01)
+            if board.animating and board.controller.waiting_for_human:
+                break
+            if not board.animating and board.controller.waiting_for_human:
+                await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+        else:
+            raise AssertionError("no bot's chain ended on the human's turn")
+        before = len(board.controller.actions)
+        key = BoardScreen.key_for(board.controller.legal()[0])
+        await pilot.press(key)
+        assert len(board.controller.actions) == before  # not yet: the chain is shown
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if len(board.controller.actions) > before:
+                break
+        assert len(board.controller.actions) > before

@@ -106,6 +106,7 @@ class BoardScreen(Screen[None]):
         self.problem: str | None = None  # the history database stopped saving: said to the end
         self.notice: str | None = None  # on the status line until the human's next move
         self.discard_asked: int | None = None  # the move at which d asked before taking
+        self.typed_ahead: int | None = None  # a key pressed during the last move's frames
 
     def compose(self) -> ComposeResult:
         with TableRoom(id="board-top"):  # the side as wide as the table leaves
@@ -191,11 +192,24 @@ class BoardScreen(Screen[None]):
         if not frames:
             self.animating = False
             self.refresh_view()
-            self.after_move()
+            if not self.take_typed_ahead():  # (a move taken now goes on from its own end)
+                self.after_move()
             return
         observation, count = frames[0]
         self.show(observation, start + count)
         self.set_timer(self.step, lambda: self._next_frame(frames[1:], start))
+
+    def take_typed_ahead(self) -> bool:
+        """A key pressed while the last move was being shown is taken now, if it is still
+        a legal move in the same deal and nothing covers the board (so a quick player's
+        key is not lost); whether it was."""
+        action, self.typed_ahead = self.typed_ahead, None
+        if action is None or not self.is_active or self.controller.over or \
+                len(self.controller.match.history) != self.deals_seen or \
+                action not in self.controller.legal():
+            return False
+        self._take(action)
+        return True
 
     def status_text(self) -> str:
         controller = self.controller
@@ -249,7 +263,8 @@ class BoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
-        if self.animating:  # the last move is still being shown
+        if self.animating:  # the last move is still being shown: kept for its end
+            self.typed_ahead = action
             return
         if action not in self.controller.legal():
             self.app.bell()
