@@ -6,8 +6,8 @@ order (``make_move`` shows each one, a chain step by step); this player's keys s
 move to the service. The status line says whose turn it is and, while a turn clock runs,
 how long is left; a player the stand-in is playing for (away) takes the seat back with any
 key. An end-of-deal summary closes by itself after ``SUMMARY_SECONDS`` (the table does not
-wait for one player to read it). ``c`` opens the one-line table chat, ``m`` hides or shows its lines in the log.
-Spectators see the same board with no keys to play.
+wait for one player to read it). ``c`` opens the one-line table chat, ``m`` hides or shows
+its lines in the log. Spectators see the same board with no keys to play.
 
 ``TableWaitingScreen`` is the table before its match: the seats, the code to give
 friends, ``s`` for the host to start; it turns into the board when the match begins.
