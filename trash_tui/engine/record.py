@@ -145,7 +145,7 @@ def load_records(path: str | Path) -> list[Any]:
     try:
         return [parse_json(stripped)]
     except json.JSONDecodeError:
-        pass  # perhaps JSON Lines
+        pass  # not one document: read it as JSON Lines below
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
     records = []

@@ -53,6 +53,13 @@ def seats_line(table: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def chat_text(message: dict[str, Any]) -> Text:
+    """A chat line as the log shows it: who (cleaned; marked if watching) and what."""
+    who = clean(message.get("from", "?"), 32)
+    watching = " (watching)" if message.get("watching") else ""
+    return Text(f"💬 {who}{watching}: {clean(message.get('text', ''), CHAT_LENGTH)}")
+
+
 def rules_of(update: dict[str, Any]) -> Rules:
     observation = update.get("observation")
     if observation is not None:
@@ -112,10 +119,7 @@ class SharedBoardScreen(BoardScreen):
             self.refresh_view()
         elif op == "chat":
             if not self.chat_hidden:
-                who = clean(message.get("from", "?"), 32)
-                watching = " (watching)" if message.get("watching") else ""
-                self.query_one(GameLog).write(
-                    Text(f"💬 {who}{watching}: {clean(message.get('text', ''), 200)}"))
+                self.query_one(GameLog).write(chat_text(message))
         elif op == "closed":
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.pop_screen()
@@ -304,8 +308,7 @@ class TableWaitingScreen(Screen[None]):
             text = message.get("text") or message.get("message") or ""
             self.query_one(RichLog).write(Text(clean(text, 200)))
         elif op == "chat":
-            self.query_one(RichLog).write(Text(f"💬 {clean(message.get('from', '?'), 32)}: "
-                                               f"{clean(message.get('text', ''), 200)}"))
+            self.query_one(RichLog).write(chat_text(message))
         elif op == "closed":
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.pop_screen()
