@@ -430,7 +430,8 @@ class TableService:
 
     async def req_create(self, client: Client, message: dict[str, Any]) -> None:
         identity = client.identity or ""
-        config = TableConfig.from_request(message.get("config"), f"{client.name}'s table")
+        default = "A table" if client.name == "You" else f"{client.name}'s table"
+        config = TableConfig.from_request(message.get("config"), default)
         open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
         if len(open_tables) >= self.limits.max_tables:
             raise TableError("the server has as many tables as it can hold: join one, or try "
