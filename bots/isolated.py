@@ -3,8 +3,9 @@
 ``python -m bots.isolated REFERENCE`` loads the bot (a registry name, ``package.module:Class``
 or a file path) and plays ``bots/PROTOCOL.md`` on its standard input and output: each
 ``hello`` builds the bot afresh from the hello's seed and parameters; observations are
-rebuilt from their dictionary form. The bot lives in this process only, so walking frames
-or the heap finds the protocol loop and its own observations, never the runner's game.
+rebuilt from their dictionary form, with the seat, players and rules the hello gave. The
+bot lives in this process only, so walking frames or the heap finds the protocol loop and
+its own observations, never the runner's game.
 Whatever the bot raises is sent as ``{"error": ...}`` (the runner makes it a forfeit, as
 for an in-process bot); what it prints goes to standard error (the bot's log).
 
@@ -21,7 +22,9 @@ import sys
 from typing import IO, Any
 
 from bots.base import Bot, BotError
+from bots.protocol import PROTOCOL_VERSION
 from bots.registry import find_bot
+from bots.wire import full_observation
 from trash_tui.engine.actions import action_name
 from trash_tui.engine.observation import Observation, observation_from_dict
 from trash_tui.rules import Rules
@@ -50,13 +53,14 @@ class Host:
         self.out = out
         self.bot: Bot | None = None
         self.rules = Rules()
+        self.hello: dict[str, Any] = {"seat": 0, "players": 0, "rules": {}}
 
     def send(self, message: dict[str, Any]) -> None:
         self.out.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
         self.out.flush()
 
     def observation(self, data: dict[str, Any]) -> Observation:
-        return observation_from_dict(data, self.rules)
+        return observation_from_dict(full_observation(self.hello, data), self.rules)
 
     def hook(self, name: str, *args: Any) -> None:
         """Call a hook; a failure is reported at once (the runner reads it next)."""
@@ -73,6 +77,7 @@ class Host:
         kind = message.get("type")
         if kind == "hello":
             self.rules = Rules.from_dict(message["rules"])
+            self.hello = message
             try:
                 self.bot = _build(self.cls, self.reference, int(message["seed"]),
                                   dict(message.get("params") or {}))
@@ -83,7 +88,7 @@ class Host:
                           else _error(exc, "start_match"))
                 return True
             self.send({"type": "hello", "name": self.bot.name, "author": "",
-                       "version": "", "protocol": 1})
+                       "version": "", "protocol": PROTOCOL_VERSION})
         elif kind == "deal":
             self.hook("start_deal", self.observation(message["observation"]))
         elif kind == "decide":

@@ -207,8 +207,16 @@ class BotProcess:
     # --- talking ---------------------------------------------------------------------------
     def send(self, data: bytes, timeout: float | None) -> None:
         """Write ``data`` to the bot's standard input within ``timeout`` seconds."""
+        try:  # a message is smaller than the pipe: one write, as a rule
+            written = os.write(self.stdin, data)
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, OSError):
+            raise self.exited() from None
+        if written == len(data):
+            return
         deadline = None if timeout is None else time.monotonic() + timeout
-        view = memoryview(data)
+        view = memoryview(data)[written:]
         while view:
             try:
                 written = os.write(self.stdin, view)
@@ -225,6 +233,19 @@ class BotProcess:
     def read_line(self, timeout: float | None) -> bytes:
         """The next line the bot writes, within ``timeout`` seconds (None: no limit)."""
         buffer = self.buffer
+        if not buffer:  # the answer is often there already: no poll for it
+            try:
+                data = os.read(self.stdout, 65536)
+            except BlockingIOError:
+                data = None
+            except OSError:
+                data = b""
+            if data is not None:
+                if not data:
+                    raise self.exited()
+                if data.find(b"\n") == len(data) - 1:  # exactly one line
+                    return data[:-1]
+                buffer += data
         end = buffer.find(b"\n")
         if end < 0:
             started = time.monotonic()

@@ -2,9 +2,10 @@
 
 This module only builds and reads the messages; ``bots.process`` moves the bytes and
 ``bots.external`` plays a match with them. Observations travel in the engine's own
-dictionary form (``Observation.to_dict``); actions by their record names (``stock``,
-``wild:3``, ...). Anything a bot does wrong is a ``BotProtocolError`` whose ``kind`` is the
-forfeit reason the results show.
+dictionary form (``Observation.to_dict``) less what ``hello`` already said (seat, players,
+rules), written by ``bots.wire``; actions by their record names (``stock``, ``wild:3``,
+...). Anything a bot does wrong is a ``BotProtocolError`` whose ``kind`` is the forfeit
+reason the results show.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bots.wire import actions_json, clock_json, observation_json
 from trash_tui.cards import rank_name
 from trash_tui.engine.actions import WILD_BASE, action_name, parse_action
 from trash_tui.engine.observation import Observation
 from trash_tui.rules import Rules
 from trash_tui.text import clean, visible
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: observations leave out seat, players and rules (in hello)
 MAX_LINE = 1 << 20  # a line the bot writes may be at most 1 MiB long
 GAME = "trash"
 
@@ -74,21 +76,21 @@ def hello(rules: Rules, seat: int, players: int, params: Mapping[str, Any],
 
 def deal_start(observation: Observation) -> bytes:
     """A deal begins (no answer)."""
-    return encode({"type": "deal", "observation": observation.to_dict()})
+    return f'{{"type":"deal","observation":{observation_json(observation)}}}\n'.encode()
 
 
 def decide(observation: Observation, legal: Sequence[int], remaining: float | None,
            increment: float | None, limit: float | None) -> bytes:
     """A decision for the bot: it answers with one action."""
-    return encode({"type": "decide", "observation": observation.to_dict(),
-                   "legal": [action_name(a) for a in legal],
-                   "clock": {"remaining": remaining, "increment": increment,
-                             "limit": limit}})
+    names = actions_json(legal)
+    seen = observation_json(observation, names if legal is observation.legal else None)
+    return (f'{{"type":"decide","observation":{seen},"legal":{names},'
+            f'"clock":{clock_json(remaining, increment, limit)}}}\n').encode()
 
 
 def deal_end(observation: Observation) -> bytes:
     """A deal ended (no answer)."""
-    return encode({"type": "deal_end", "observation": observation.to_dict()})
+    return f'{{"type":"deal_end","observation":{observation_json(observation)}}}\n'.encode()
 
 
 def match_end(places: Sequence[int] | None) -> bytes:
@@ -122,9 +124,29 @@ def read_message(line: bytes) -> dict[str, Any]:
     return message
 
 
+def _usual_answers() -> dict[bytes, int]:
+    """Every action's answer line, compact and as ``json.dumps`` spaces it: most answers
+    are found in this table without decoding any JSON."""
+    answers = {}
+    for action in (*range(WILD_BASE), *range(WILD_BASE + 1, WILD_BASE + 11)):
+        try:
+            name = action_name(action)
+        except ValueError:
+            continue
+        answers[f'{{"action":"{name}"}}'.encode()] = action
+        answers[f'{{"action": "{name}"}}'.encode()] = action
+    return answers
+
+
+_ANSWERS = _usual_answers()
+
+
 def read_action(line: bytes) -> int:
     """The action a decision's answer names. A name that is no action at all is UNKNOWN;
     a well-formed one (even ``wild:99``) is returned for the runner to check."""
+    action = _ANSWERS.get(line)
+    if action is not None:
+        return action
     message = read_message(line)
     name = message.get("action")
     if not isinstance(name, str):
@@ -147,8 +169,9 @@ def read_hello(line: bytes) -> dict[str, str]:
                                           f"answer to hello, got: {_short(line)}")
     version = message.get("protocol", PROTOCOL_VERSION)
     if version != PROTOCOL_VERSION:
-        raise BotProtocolError("error", f"the bot speaks protocol {version!r}; this runner "
-                                        f"speaks {PROTOCOL_VERSION}")
+        raise BotProtocolError("error", f"the bot speaks protocol {_short(repr(version))}; "
+                                        f"this runner speaks {PROTOCOL_VERSION} (see "
+                                        "bots/PROTOCOL.md)")
     return {key: clean(str(message.get(key, "")), 80) for key in ("name", "author", "version")}
 
 

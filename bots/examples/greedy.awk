@@ -1,6 +1,7 @@
 # The awk half of greedy_awk.sh: one protocol message a line in, one answer a line out.
 # The runner writes compact JSON with "type" first, so a few patterns find what a greedy
-# player needs: its seat, the decision, the legal actions, the discard pile, its layout.
+# player needs: its seat and the card roles (in hello), the decision, the legal actions,
+# the discard pile, its layout.
 
 function text(name) {        # the string value of the first "name":"..."
     if (match($0, "\"" name "\":\"[^\"]*\""))
@@ -32,11 +33,11 @@ function fits(card,    r, held) {   # does card fit a face-down or wild-held slo
     return held == "null" || role[rank(unquote(held))] == 0
 }
 
-function my_layout(    all, seats, seat) {   # slot[1..slots] of my layout
+function my_layout(    all, seats, seat) {   # slot[1..slots] of my layout (my_seat's)
     if (!match($0, /"layouts":\[\[.*\]\],"first"/)) { slots = 0; return }
     all = substr($0, RSTART + 12, RLENGTH - 22)   # [..],[..] without the outer brackets
     seats = split(all, per_seat, /\],\[/)
-    seat = number("seat") + 1
+    seat = my_seat + 1
     gsub(/[\[\]]/, "", per_seat[seat])
     slots = split(per_seat[seat], slot, ",")
 }
@@ -44,13 +45,14 @@ function my_layout(    all, seats, seat) {   # slot[1..slots] of my layout
 {
     type = text("type")
     if (type == "hello") {
+        my_seat = number("seat")   # the observations leave it out: they are all mine
         match($0, /"roles":\{[^}]*\}/)
         n = split(substr($0, RSTART + 9, RLENGTH - 10), pairs, ",")
         for (k = 1; k <= n; k++) {
             split(pairs[k], kv, ":")
             role[unquote(kv[1])] = kv[2] + 0
         }
-        answer("{\"type\":\"hello\",\"name\":\"awk-greedy\",\"author\":\"trash-tui examples\",\"version\":\"1\",\"protocol\":1}")
+        answer("{\"type\":\"hello\",\"name\":\"awk-greedy\",\"author\":\"trash-tui examples\",\"version\":\"1\",\"protocol\":2}")
     } else if (type == "decide") {
         decision = text("decision")
         legal = items("legal")

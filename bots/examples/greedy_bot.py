@@ -26,15 +26,18 @@ def rank(card):
 
 class Greedy:
     def __init__(self):
+        self.seat = 0
         self.roles = {}
         self.take_discards = True
 
     def hello(self, message):
-        # a new match: start afresh from what the hello says
+        # a new match: start afresh from what the hello says (the observations that
+        # follow leave out the seat, the players and the rules)
+        self.seat = message["seat"]
         self.roles = message["roles"]
         self.take_discards = bool(message["params"].get("take_discards", True))
         return {"type": "hello", "name": "py-greedy", "author": "trash-tui examples",
-                "version": "1", "protocol": 1}
+                "version": "1", "protocol": 2}
 
     def fits(self, card, layout):
         role = self.roles[rank(card)]
@@ -51,7 +54,7 @@ class Greedy:
         decision = seen["decision"]
         if decision == "draw":
             top = seen["discard"][-1] if seen["discard"] else None
-            layout = seen["layouts"][seen["seat"]]
+            layout = seen["layouts"][self.seat]
             if (self.take_discards and "discard" in legal and top is not None
                     and self.fits(top, layout)):
                 return "discard"
@@ -67,6 +70,10 @@ def main():
     bot = Greedy()
     out = sys.stdout
     for line in sys.stdin:
+        # "deal" and "deal_end" need no answer and greedy needs nothing from them: the
+        # runner writes "type" first, so they are skipped without decoding them
+        if line.startswith('{"type":"deal'):
+            continue
         message = json.loads(line)
         kind = message["type"]
         if kind == "decide":
@@ -77,7 +84,7 @@ def main():
             out.write('{"type":"ok"}\n')
         elif kind == "quit":
             break
-        else:  # "deal" and "deal_end" need no answer
+        else:
             continue
         out.flush()
 
