@@ -278,17 +278,17 @@ class ExternalBot(Bot):
         self.pending.append(protocol.deal_start(observation))
 
     def choose(self, observation: Observation, legal: Sequence[int]) -> int:
-        return self._guard(lambda: self._choose(observation, legal))
-
-    def _choose(self, observation: Observation, legal: Sequence[int]) -> int:
-        process = self._process()
-        remaining, increment, limit = self.clock
-        message = protocol.decide(observation, legal, remaining, increment, limit)
-        if self.pending:
-            message = b"".join(self.pending) + message
-            self.pending.clear()
-        process.send(message, self.budget)
-        return protocol.read_action(process.read_line(self.budget))
+        try:  # _guard without its lambda: this runs for every decision
+            process = self._process()
+            message = protocol.decide(observation, legal, *self.clock)
+            if self.pending:
+                message = b"".join(self.pending) + message
+                self.pending.clear()
+            process.send(message, self.budget)
+            return protocol.read_action(process.read_line(self.budget))
+        except BotProtocolError:
+            self._discard()
+            raise
 
     def end_deal(self, observation: Observation) -> None:
         self.pending.append(protocol.deal_end(observation))

@@ -81,10 +81,10 @@ def deal_start(observation: Observation) -> bytes:
 
 def decide(observation: Observation, legal: Sequence[int], remaining: float | None,
            increment: float | None, limit: float | None) -> bytes:
-    """A decision for the bot: it answers with one action."""
-    names = actions_json(legal)
-    seen = observation_json(observation, names if legal is observation.legal else None)
-    return (f'{{"type":"decide","observation":{seen},"legal":{names},'
+    """A decision for the bot: it answers with one of the observation's ``legal`` actions
+    (``legal``, which the runner took from the observation)."""
+    seen = observation_json(observation, actions_json(legal))
+    return (f'{{"type":"decide","observation":{seen},'
             f'"clock":{clock_json(remaining, increment, limit)}}}\n').encode()
 
 

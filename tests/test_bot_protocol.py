@@ -48,7 +48,7 @@ def check_messages(seen: Observation, hello: dict[str, Any]) -> None:
         decide = protocol.decide(seen, seen.legal, 12.5, 0.5, 2)
         assert decide.endswith(b"\n") and decide.count(b"\n") == 1
         assert json.loads(decide) == {
-            "type": "decide", "observation": rest, "legal": rest["legal"],
+            "type": "decide", "observation": rest,
             "clock": {"remaining": 12.5, "increment": 0.5, "limit": 2}}
 
 

@@ -88,7 +88,7 @@ MISBEHAVING = textwrap.dedent('''\
             answer({"type": "hello", "name": mode, "author": "tests", "version": "1"})
         elif kind == "decide":
             decisions += 1
-            legal = message["legal"]
+            legal = message["observation"]["legal"]
             if mode == "malformed":
                 print("this is not JSON", flush=True)
             elif mode == "unknown":

@@ -50,7 +50,7 @@ class Greedy:
 
     def decide(self, message):
         seen = message["observation"]
-        legal = message["legal"]
+        legal = seen["legal"]
         decision = seen["decision"]
         if decision == "draw":
             top = seen["discard"][-1] if seen["discard"] else None
