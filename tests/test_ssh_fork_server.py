@@ -47,3 +47,41 @@ def test_forked_sessions_do_not_run_the_servers_main_script_again(tmp_path: Path
     subprocess.run([sys.executable, str(script), str(runs)], check=True, timeout=120)
     names = [line.split()[0] for line in runs.read_text().splitlines()]
     assert names == ["__main__", "__mp_main__"]
+
+
+APP_CHECK_SCRIPT = """
+    import sys
+
+
+    def imported(names):
+        return [name for name in names if name in sys.modules]
+
+
+    def main() -> None:
+        from trash_tui.ssh.child import fork_context, start_fork_server
+
+        start_fork_server()
+        wanted = sys.argv[1:]
+        with fork_context().Pool(1) as pool:
+            print(" ".join(pool.apply(imported, (wanted,))))
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_forked_sessions_find_every_screen_of_the_app_already_imported(tmp_path: Path) -> None:
+    """A session forked from the fork server does not import the app again: the entry point,
+    the board, the lobby, the shared tables' screens and the widgets are there already (a
+    session that imported them itself would spend a third of a second and keep its own
+    copy of them)."""
+    script = tmp_path / "server_main.py"
+    script.write_text(textwrap.dedent(APP_CHECK_SCRIPT))
+    wanted = ["trash_tui.ssh.session", "trash_tui.app.app", "trash_tui.app.trash.board",
+              "trash_tui.app.screens.lobby", "trash_tui.app.screens.remote",
+              "trash_tui.app.shared.board", "trash_tui.app.widgets.table",
+              "trash_tui.play.controller"]
+    result = subprocess.run([sys.executable, str(script), *wanted], check=True, timeout=120,
+                            capture_output=True, text=True)
+    assert result.stdout.split() == wanted

@@ -1,11 +1,12 @@
 """What the SSH fork server imports before it forks sessions: the server's main script and
-the app, then ``gc.freeze``.
+every module of the app, then ``gc.freeze``.
 
 Importing this module (in the fork server only) first imports the server's main script
 (its path is in ``MAIN_PATH_ENV``), as multiprocessing's own "__main__" preload means to
 and, before Python 3.13.8, never does (CPython gh-126631): a forked session then finds
-``__main__`` in place instead of running the script again. Then it imports the app and
-its screens and moves every object created so far out of the garbage collector's sight. A
+``__main__`` in place instead of running the script again. Then it imports every module
+of the app (``APP_PACKAGES``: all its screens, including those a session only opens
+later) and moves every object created so far out of the garbage collector's sight. A
 forked session never walks (and so never copies, page by page) the thousands of objects
 it shares with its siblings: it starts faster and keeps more memory shared.
 """
@@ -13,7 +14,9 @@ it shares with its siblings: it starts faster and keeps more memory shared.
 from __future__ import annotations
 
 import gc
+import importlib
 import os
+import pkgutil
 import sys
 from multiprocessing import process, spawn
 
@@ -35,8 +38,19 @@ def import_main_script() -> None:
         del process.current_process()._inheriting
 
 
+def import_app() -> None:
+    """Import the session entry point and every module of ``APP_PACKAGES``."""
+    importlib.import_module("trash_tui.ssh.session")
+    for name in APP_PACKAGES:
+        package = importlib.import_module(name)
+        for module in pkgutil.walk_packages(package.__path__, f"{name}."):
+            importlib.import_module(module.name)
+
+
+#: The packages a session's app is made of: the screens, widgets and controllers.
+APP_PACKAGES = ("trash_tui.app", "trash_tui.play")
+
 import_main_script()
-
-
+import_app()
 gc.collect()
 gc.freeze()
