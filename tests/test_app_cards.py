@@ -9,6 +9,7 @@ table at both sizes (fixed decks, theme "textual-dark", NO_COLOR removed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import pytest
 from rich.cells import cell_len
@@ -374,7 +375,7 @@ async def test_the_piles_compact_and_empty() -> None:
         piles.compact = False
         piles.styles.width = 24  # too narrow for three cards and their labels: one per line
         await pilot.pause()
-        lines = widget_text(piles).split("\n")
+        lines = [line for line in widget_text(piles).split("\n") if line.strip()]
         assert [line.strip()[:7] for line in lines] == ["░ Stock", "Discard", "In hand"]
         assert all(cell_len(line) <= 24 for line in lines)
         empty = observation_after(2, 0)
@@ -383,6 +384,28 @@ async def test_the_piles_compact_and_empty() -> None:
         await pilot.pause()
         assert "Discard: empty" in widget_text(piles)
         assert "┆   ┆" in widget_text(piles)  # the empty pile's outline
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("width", [80, 34, 24, 16])
+async def test_drawing_a_card_and_discarding_it_never_changes_the_piles_height(width: int) -> None:
+    """The piles keep room for a card in hand, so the log under them does not jump (and the
+    screen is not laid out again) at every draw and discard."""
+    held = observation_after(4, ACTIONS[4])
+    assert held.hand is not None
+    app = TableApp(held)
+    async with app.run_test(size=(80, 24)) as pilot:
+        piles = app.query_one(PileView)
+        piles.styles.width = width
+        await pilot.pause()
+        heights = [piles.outer_size.height]
+        empty_handed = replace(held, hand=None)
+        for observation in (empty_handed, held, empty_handed):
+            piles.update_view(observation)
+            await pilot.pause()
+            heights.append(piles.outer_size.height)
+            assert piles.lines_at(piles.content_size.width) == heights[0]
+        assert len(set(heights)) == 1 and heights[0] > 0
 
 
 @pytest.mark.asyncio

@@ -27,6 +27,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -97,7 +98,8 @@ class BoardScreen(Screen[None]):
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.status_shown: str | None = None  # what the status line says
-        self.status_height = -1  # its lines after wrapping (-1: not known yet)
+        self.status_height = -1  # the most lines it has needed at this width (-1: none yet)
+        self.status_text_asked = ""  # the last text given to set_status
         self.waiting_for_summary = False
         self.bot_pending = False  # a bot's step is scheduled
         self.hint_running = False
@@ -144,17 +146,34 @@ class BoardScreen(Screen[None]):
         return lines
 
     def set_status(self, text: str) -> None:
-        """Say ``text`` on the status line, under the notices. Only a change repaints it,
-        and only a change of its height (lines after wrapping) lays the screen out again."""
+        """Say ``text`` on the status line, under the notices. Only a change repaints it.
+        The line keeps the most lines it has needed at this width: a longer message makes
+        it taller (a new layout of the screen), a shorter one leaves it as it is, so the
+        board does not jump by a line at every turn (and is not laid out again twice a
+        move). A new width starts again from the message shown (``on_resize``)."""
+        self.status_text_asked = text
         text = "\n".join([*self.notices(), text])
-        if text != self.status_shown:
-            self.status_shown = text
-            status = self.query_one("#board-status", Static)
-            content = Text(text)
-            width = status.content_size.width
-            height = len(content.wrap(self.app.console, width)) if width > 0 else -1
-            status.update(content, layout=height != self.status_height or height < 0)
-            self.status_height = height
+        if text == self.status_shown:
+            return
+        self.status_shown = text
+        status = self.query_one("#board-status", Static)
+        content = Text(text)
+        width = status.content_size.width
+        if width <= 0:  # not laid out yet: as tall as it needs
+            status.update(content, layout=True)
+            return
+        lines = len(content.wrap(self.app.console, width))
+        if lines > self.status_height:
+            self.status_height = lines
+            status.styles.height = lines
+        status.update(content, layout=False)
+
+    def on_resize(self, event: Resize) -> None:
+        """A new width: the status line is as tall as its message needs again."""
+        self.status_height = -1
+        self.status_shown = None
+        self.query_one("#board-status", Static).styles.height = "auto"
+        self.set_status(self.status_text_asked)
 
     def show(self, observation: Observation, events_upto: int) -> None:
         """Show ``observation`` and log the events up to ``events_upto``."""

@@ -47,7 +47,7 @@ from trash_tui.app.widgets.cards import (
     drawn_lines,
     side_by_side,
 )
-from trash_tui.cards import card_label
+from trash_tui.cards import card_label, make_card
 from trash_tui.engine.observation import Observation
 from trash_tui.rules import Rules
 
@@ -61,6 +61,8 @@ NORMAL_FRAME = (4, 2)  # round border on every side, one column of padding left 
 COMPACT_FRAME = (2, 0)  # no border, one column of padding left and right
 SCROLLBAR = (2, 1)  # Textual's default scroll bar sizes: (vertical bar columns, horizontal lines)
 PILE_GAP = 2  # columns between two piles in a PileView
+#: The card in hand a PileView keeps room for when there is none (a ten: the widest).
+WIDEST_HAND = make_card(10, 0)
 
 TURN_MARK, TURN_TEXT = "▶", "▶ to play"
 WIN_MARK, WIN_TEXT = "★", "★ won"
@@ -632,9 +634,20 @@ class PileView(CardWidget):
             self.refresh(layout=self.lines_at(self.content_size.width) != height)
 
     def lines_at(self, width: int) -> int:
-        """How many lines the piles take in ``width`` columns: the view fills its
-        container's width, so only a change of this is a new layout of the screen."""
-        return len(self._text(width).split("\n")) if self.stock_count is not None else 0
+        """How many lines the piles take in ``width`` columns: the most they take with or
+        without a card in hand, so drawing a card and discarding it never changes the
+        view's height (nor lays the screen out again); the view fills its container's
+        width, so only a change of this is a new layout of the screen."""
+        if self.stock_count is None:
+            return 0
+        hand = self.hand, self.hand_wild
+        lines = len(self._text(width).split("\n"))
+        try:
+            for self.hand, self.hand_wild in ((None, False), (WIDEST_HAND, False)):
+                lines = max(lines, len(self._text(width).split("\n")))
+        finally:
+            self.hand, self.hand_wild = hand
+        return lines
 
     # --- text -----------------------------------------------------------------------
     def labels(self) -> list[str]:
@@ -774,7 +787,7 @@ class PileView(CardWidget):
         return max((cell_len(line.plain) for line in text.split("\n")), default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._text(width).split("\n")) if self.stock_count is not None else 0
+        return self.lines_at(width)
 
     def render(self) -> Text:
         return self._text(self.size.width)
