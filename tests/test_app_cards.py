@@ -48,6 +48,7 @@ from trash_tui.cards import (
     JOKER,
     SUIT_SYMBOLS,
     build_deck,
+    card_label,
     decks_for,
     is_red,
     make_card,
@@ -486,3 +487,33 @@ def test_table_snapshot(
 ) -> None:
     app = TableApp(observation_after(players, ACTIONS[players]))
     assert snap_compare(app, terminal_size=size)
+
+
+@pytest.mark.asyncio
+async def test_a_card_turned_up_repaints_only_its_row_and_shows_at_once() -> None:
+    """A move that changes one slot of a layout repaints the lines of that row of cards
+    (not the header, not the other row) and the view shows the new card, never the old."""
+    before = observation_after(2, 0)
+    app = TableApp(before)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        view = app.query_one(TableView).layout_views[0]
+        width, height = view.outer_size
+        lines_before = view.render_lines(Region(0, 0, width, height))
+        layouts = [list(layout) for layout in before.layouts]
+        slot = next(index for index, card in enumerate(layouts[0]) if card is None)
+        layouts[0][slot] = 1
+        after = replace(before, layouts=tuple(tuple(layout) for layout in layouts))
+        drawn: list[int] = []
+        render_line = view.render_line
+        view.render_line = lambda y: drawn.append(y) or render_line(y)  # type: ignore[method-assign]
+        app.query_one(TableView).update_view(after, NAMES)
+        await pilot.pause()
+        lines_after = view.render_lines(Region(0, 0, width, height))
+        changed = [y for y, (old, new) in enumerate(zip(lines_before, lines_after, strict=True))
+                   if old != new]
+        assert len(changed) == view.card_size.height  # the card's lines, nothing else
+        assert sorted(set(drawn)) == [y - 1 for y in changed]  # content lines, under the border
+        assert card_label(1) in "".join(line.text for line in lines_after)
+        assert card_label(1) not in "".join(line.text for line in lines_before)
+        assert view.cards == after.layouts[0]

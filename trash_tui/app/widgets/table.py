@@ -47,6 +47,7 @@ from trash_tui.app.widgets.cards import (
     drawn_lines,
     side_by_side,
 )
+from trash_tui.app.widgets.changed_lines import ChangedLines
 from trash_tui.cards import card_label, make_card
 from trash_tui.engine.observation import Observation
 from trash_tui.rules import Rules
@@ -99,8 +100,9 @@ def _truncate(text: str, room: int) -> str:
     return text[: room - 1] + "…"
 
 
-class CardWidget(Widget):
-    """A widget that draws cards in the theme's colours (its component classes)."""
+class CardWidget(ChangedLines):
+    """A widget that draws cards in the theme's colours (its component classes), and
+    repaints only the lines a change of cards changed (``repaint_changes``)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "card--red",
@@ -208,7 +210,10 @@ class LayoutView(CardWidget):
             self.marks = None
         self.set_class(to_move, "-to-move")
         if (self.seat_label, self.seat, self.rules, self.cards, self.wilds, self.marks) != before:
-            self.refresh(layout=(self.rules, len(self.cards)) != shape)
+            if (self.rules, len(self.cards)) != shape:
+                self.refresh(layout=True)
+            else:
+                self.repaint_changes()
 
     @property
     def compact(self) -> bool:
@@ -631,7 +636,10 @@ class PileView(CardWidget):
         self.hand = observation.hand
         self.hand_wild = self.hand is not None and observation.is_wild(self.hand)
         if (self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild) != before:
-            self.refresh(layout=self.lines_at(self.content_size.width) != height)
+            if self.lines_at(self.content_size.width) != height:
+                self.refresh(layout=True)
+            else:
+                self.repaint_changes()
 
     def lines_at(self, width: int) -> int:
         """How many lines the piles take in ``width`` columns: the most they take with or

@@ -1,0 +1,70 @@
+"""Widgets that repaint only the lines that changed.
+
+A widget's ``refresh()`` makes Textual draw all of it again: every line goes through the
+widget's border, padding and background once more, and the screen sends every line to the
+terminal. A card turned up in a layout changes three lines of the view; a card drawn
+changes the piles' card lines, not their labels. ``ChangedLines`` draws the widget's
+``render()`` (the same ``Text`` as before, drawn by Textual's own ``Visual.to_strips``,
+so the lines look exactly as they did), keeps the lines, and on ``repaint_changes``
+compares the new lines with those on the screen and marks only the changed ones dirty.
+
+A change of size or style (a class, the theme), or any other ``refresh()`` without
+regions, draws the whole widget again as usual.
+"""
+
+from __future__ import annotations
+
+from itertools import zip_longest
+
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.visual import Visual
+from textual.widget import Widget
+
+
+class ChangedLines(Widget):
+    """A widget drawn from ``render()`` that repaints only the lines that changed."""
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._lines: list[Strip] | None = None  # the content's lines as last drawn
+        self._lines_size = Size(0, 0)
+
+    def _draw(self) -> list[Strip]:
+        width, height = self.size
+        return Visual.to_strips(self, self._render(), width, height, self.visual_style)
+
+    def render_line(self, y: int) -> Strip:
+        if self._lines is None or self._lines_size != self.size:
+            self._lines = self._draw()
+            self._lines_size = self.size
+        if 0 <= y < len(self._lines):
+            return self._lines[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def repaint_changes(self) -> None:
+        """After a change of what ``render`` draws: repaint the lines that changed (all of
+        them when the widget has not been drawn at this size yet)."""
+        if self._lines is None or self._lines_size != self.size or not self.is_mounted:
+            self.refresh()
+            return
+        self._layout_cache.clear()  # Textual keeps what render() gave until a refresh
+        lines = self._draw()
+        width = self.size.width
+        changed = [Region(0, y, width, 1) for y, (old, new) in
+                   enumerate(zip_longest(self._lines, lines)) if old != new]
+        self._lines = lines
+        if changed:
+            super().refresh(*changed)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> ChangedLines:
+        if repaint and not regions:
+            self._lines = None  # drawn again in full
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
+
+    def notify_style_update(self) -> None:
+        self._lines = None
+        super().notify_style_update()
