@@ -4,8 +4,9 @@ A widget's ``refresh()`` makes Textual draw all of it again: every line goes thr
 widget's border, padding and background once more, and the screen sends every line to the
 terminal. A card turned up in a layout changes three lines of the view; a card drawn
 changes the piles' card lines, not their labels. ``ChangedLines`` draws the widget's
-``render()`` (the same ``Text`` as before, drawn by Textual's own ``Visual.to_strips``,
-so the lines look exactly as they did), keeps the lines, and on ``repaint_changes``
+``render()`` (the same ``Text`` as before, drawn line by line by Textual's own
+``Visual.to_strips``, so the lines look exactly as they did, and a line that did not
+change is not drawn again), keeps the lines, and on ``repaint_changes``
 compares the new lines with those on the screen and marks only the changed ones dirty.
 
 A change of size or style (a class, the theme), or any other ``refresh()`` without
@@ -16,10 +17,14 @@ from __future__ import annotations
 
 from itertools import zip_longest
 
+from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
-from textual.visual import Visual
+from textual.visual import Visual, visualize
 from textual.widget import Widget
+
+#: Lines a widget keeps drawn (a view has a dozen; a few moves' worth are kept).
+MAX_DRAWN_LINES = 128
 
 
 class ChangedLines(Widget):
@@ -30,10 +35,29 @@ class ChangedLines(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[Strip] | None = None  # the content's lines as last drawn
         self._lines_size = Size(0, 0)
+        self._drawn_lines: dict[tuple[object, ...], list[Strip]] = {}  # see _draw
 
     def _draw(self) -> list[Strip]:
+        """The content's lines: a ``Text`` is drawn line by line, each line once for as
+        long as it stays the same (a move changes a row of cards, not the whole view);
+        anything else as Textual draws it."""
         width, height = self.size
-        return Visual.to_strips(self, self._render(), width, height, self.visual_style)
+        style = self.visual_style
+        text = self.render()
+        if not isinstance(text, Text):
+            return Visual.to_strips(self, self._render(), width, height, style)
+        strips: list[Strip] = []
+        drawn = self._drawn_lines
+        if len(drawn) > MAX_DRAWN_LINES:
+            drawn.clear()
+        for line in text.split("\n", allow_blank=True):
+            key = (line.plain, tuple(line.spans), line.style, width, style)
+            lines = drawn.get(key)
+            if lines is None:
+                lines = drawn[key] = Visual.to_strips(self, visualize(self, line, markup=False),
+                                                      width, None, style)
+            strips.extend(lines)
+        return strips[:height]
 
     def render_line(self, y: int) -> Strip:
         if self._lines is None or self._lines_size != self.size:

@@ -622,6 +622,7 @@ class PileView(CardWidget):
         self.hand: int | None = None
         self.hand_wild = False
         self._drawn: dict[tuple[object, ...], Text] = {}  # see _text
+        self._heights: dict[tuple[object, ...], int] = {}  # see lines_at
 
     def update_view(self, observation: Observation) -> None:
         """Show the piles and the card in hand of ``observation``. The view is as wide as
@@ -648,6 +649,10 @@ class PileView(CardWidget):
         width, so only a change of this is a new layout of the screen."""
         if self.stock_count is None:
             return 0
+        key = (width, *self._shape(), self.compact, self.card_size, self.app.theme)
+        lines = self._heights.get(key)
+        if lines is not None:
+            return lines
         hand = self.hand, self.hand_wild
         lines = len(self._text(width).split("\n"))
         try:
@@ -655,7 +660,17 @@ class PileView(CardWidget):
                 lines = max(lines, len(self._text(width).split("\n")))
         finally:
             self.hand, self.hand_wild = hand
+        if len(self._heights) >= 32:
+            self._heights.clear()
+        self._heights[key] = lines
         return lines
+
+    def _shape(self) -> tuple[int, bool, int | None, int | None]:
+        """What the piles' height depends on: the widths of their labels and faces (the
+        stock's count of digits, the top card's and the hand's names), not which cards."""
+        top = None if self.top is None else cell_len(_card_name(self.top, self.top_wild))
+        hand = None if self.hand is None else cell_len(_card_name(self.hand, self.hand_wild))
+        return len(str(self.stock_count)), bool(self.stock_count), top, hand
 
     # --- text -----------------------------------------------------------------------
     def labels(self) -> list[str]:
