@@ -43,6 +43,8 @@ class GameLog(Widget):
         self._drawn: dict[tuple[int, int, object], Strip] = {}  # a line as last drawn
         self._dropped = 0  # lines dropped from the front of ``lines`` (keys stay stable)
         self._style = Style()
+        self._rows: dict[tuple[object, ...], Strip] = {}  # rows as drawn (see render_lines)
+        self._rows_size = (0, 0)
 
     @property
     def at_end(self) -> bool:
@@ -64,6 +66,7 @@ class GameLog(Widget):
                 del self.lines[:excess]
                 self._dropped += excess
                 self._drawn.clear()
+                self._rows.clear()
             if self.back:  # looking back: the view stays where it is
                 self.back += len(strips)
         self.refresh()
@@ -73,6 +76,7 @@ class GameLog(Widget):
         self.entries.clear()
         self.lines.clear()
         self._drawn.clear()
+        self._rows.clear()
         self.back = 0
         self.refresh()
         return self
@@ -88,6 +92,7 @@ class GameLog(Widget):
     def _rewrap(self) -> None:
         self.lines = [strip for text in self.entries for strip in self._wrap(text)]
         self._drawn.clear()
+        self._rows.clear()
 
     # --- drawing ------------------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
@@ -99,8 +104,42 @@ class GameLog(Widget):
         self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in ``crop``, border included. A row is drawn (through Textual's
+        styles: border, background) once, then kept for as long as it shows the same log
+        line: a new line at the bottom draws that line, not the whole log again."""
         self._style = self.rich_style  # once per repaint, not once per line
-        return super().render_lines(crop)
+        width, height = self.outer_size
+        if (width, height) != self._rows_size:
+            self._rows.clear()
+            self._rows_size = (width, height)
+        elif len(self._rows) > 4 * max(height, 1):
+            self._rows.clear()
+        top = self.styles.gutter.top
+        content_height = self.content_size.height
+        first = max(0, len(self.lines) - content_height - self.back)
+        rows = []
+        for y in crop.line_range:
+            key = self._row_key(y - top, content_height, first)
+            row = self._rows.get(key)
+            if row is None:
+                row = self._rows[key] = super().render_lines(Region(0, y, width, 1))[0]
+            rows.append(row)
+        if crop.column_span != (0, width):
+            rows = [row.crop(*crop.column_span) for row in rows]
+        return rows
+
+    def _row_key(self, content_y: int, content_height: int, first: int) -> tuple[object, ...]:
+        """What the row at ``content_y`` (from the top of the content) shows."""
+        if not 0 <= content_y < content_height:  # the border, or padding
+            return ("edge", content_y)
+        index = first + content_y
+        if not self._width or index >= len(self.lines):
+            return ("blank",)
+        return ("line", index + self._dropped, content_y == 0 and first > 0 and self.back > 0)
+
+    def notify_style_update(self) -> None:
+        self._rows.clear()
+        super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
         width, height = self.content_size
