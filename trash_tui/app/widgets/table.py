@@ -736,11 +736,18 @@ class PileView(CardWidget):
     def _mode(self, width: int) -> str:
         """How the piles are drawn in ``width`` columns: "normal" (cards side by side),
         "line" (compact, one line) or "lines" (compact, one pile a line)."""
-        if not self.compact and self.card_size != COMPACT:
-            normal = self._normal()
-            if not width or max(cell_len(line.plain) for line in normal.split("\n")) <= width:
-                return "normal"
+        if self._fitted_normal(width) is not None:
+            return "normal"
         return "lines" if "\n" in self._compact(width).plain else "line"
+
+    def _fitted_normal(self, width: int) -> Text | None:
+        """The cards side by side, if they are not compact and fit in ``width`` columns."""
+        if self.compact or self.card_size == COMPACT:
+            return None
+        normal = self._normal()
+        if width and max(cell_len(line.plain) for line in normal.split("\n")) > width:
+            return None
+        return normal
 
     def _text(self, width: int) -> Text:
         """The piles drawn in ``width`` columns; kept for the state it was drawn for, since
@@ -753,8 +760,7 @@ class PileView(CardWidget):
         if text is None:
             if len(self._drawn) >= 8:
                 self._drawn.clear()
-            text = self._drawn[key] = (self._normal() if self._mode(width) == "normal"
-                                       else self._compact(width))
+            text = self._drawn[key] = self._fitted_normal(width) or self._compact(width)
         return text
 
     # --- clicks ---------------------------------------------------------------------
