@@ -15,6 +15,7 @@ regions, draws the whole widget again as usual.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import zip_longest
 
 from rich.text import Text
@@ -43,14 +44,17 @@ class ChangedLines(Widget):
         anything else as Textual draws it."""
         width, height = self.size
         style = self.visual_style
-        text = self.render()
-        if not isinstance(text, Text):
-            return Visual.to_strips(self, self._render(), width, height, style)
+        lines = self.text_lines()
+        if lines is None:
+            text = self.render()
+            if not isinstance(text, Text):
+                return Visual.to_strips(self, self._render(), width, height, style)
+            lines = text.split("\n", allow_blank=True)
         strips: list[Strip] = []
         drawn = self._drawn_lines
         if len(drawn) > MAX_DRAWN_LINES:
             drawn.clear()
-        for line in text.split("\n", allow_blank=True):
+        for line in lines:
             key = (line.plain, tuple(line.spans), line.style, width, style)
             lines = drawn.get(key)
             if lines is None:
@@ -58,6 +62,11 @@ class ChangedLines(Widget):
                                                       width, None, style)
             strips.extend(lines)
         return strips[:height]
+
+    def text_lines(self) -> Sequence[Text] | None:
+        """The content as one ``Text`` a line, if the widget has it that way (it then
+        need not be joined by ``render`` and split again); None: ``render()``."""
+        return None
 
     def render_line(self, y: int) -> Strip:
         if self._lines is None or self._lines_size != self.size:

@@ -62,6 +62,8 @@ NORMAL_FRAME = (4, 2)  # round border on every side, one column of padding left 
 COMPACT_FRAME = (2, 0)  # no border, one column of padding left and right
 SCROLLBAR = (2, 1)  # Textual's default scroll bar sizes: (vertical bar columns, horizontal lines)
 PILE_GAP = 2  # columns between two piles in a PileView
+#: Rows of cards a LayoutView keeps drawn (a few moves' worth).
+MAX_KEPT_ROWS = 32
 #: The card in hand a PileView keeps room for when there is none (a ten: the widest).
 WIDEST_HAND = make_card(10, 0)
 
@@ -184,6 +186,7 @@ class LayoutView(CardWidget):
         self.cards: tuple[int | None, ...] = ()
         self.wilds: tuple[bool, ...] = ()
         self.marks: tuple[str, str] | None = None  # (long text, short symbol)
+        self._rows: dict[tuple[object, ...], list[Text]] = {}  # see text_lines
 
     # --- the data -------------------------------------------------------------------
     def update_view(self, observation: Observation, seat: int, name: str) -> None:
@@ -312,22 +315,38 @@ class LayoutView(CardWidget):
         return line
 
     def render(self) -> Text:
+        return Text("\n", end="").join(self.text_lines())
+
+    def text_lines(self) -> list[Text]:
+        """The header, then each row of cards and the slot numbers under it. A row is
+        drawn once and kept while its cards stay the same (a move changes one or two)."""
         if not self.cards:
-            return Text(self.seat_label, end="")
+            return [Text(self.seat_label, end="")]
         palette = self.card_palette()
         slot_style = self.get_component_rich_style("layout-view--slot")
         size = self.card_size
         content = self.measure(self.rules, len(self.cards), size)
         lines = [self.header(max(self.size.width, content.width))]
         per_row = min(self.rules.row_length(len(self.cards)), len(self.cards))
+        rows = self._rows
+        if len(rows) > MAX_KEPT_ROWS:
+            rows.clear()
         for start in range(0, len(self.cards), per_row):
-            slots = range(start, min(start + per_row, len(self.cards)))
-            cards = [drawn_lines(self.cards[i], self.wilds[i], size, palette) for i in slots]
-            lines.append(cards_in_a_row(cards, SLOT_GAP))
-            numbers = " " * SLOT_GAP
-            lines.append(Text(numbers.join(_slot_number(i + 1, size) for i in slots),
-                              slot_style, end=""))
-        return Text("\n", end="").join(lines)
+            stop = min(start + per_row, len(self.cards))
+            key = (self.cards[start:stop], self.wilds[start:stop], start, size, palette,
+                   slot_style)
+            row = rows.get(key)
+            if row is None:
+                slots = range(start, stop)
+                cards = [drawn_lines(self.cards[i], self.wilds[i], size, palette)
+                         for i in slots]
+                numbers = " " * SLOT_GAP
+                row = rows[key] = [
+                    *cards_in_a_row(cards, SLOT_GAP).split("\n", allow_blank=True),
+                    Text(numbers.join(_slot_number(i + 1, size) for i in slots), slot_style,
+                         end="")]
+            lines.extend(row)
+        return lines
 
 
 def _slot_number(slot: int, size: CardSize) -> str:
