@@ -148,3 +148,31 @@ async def test_the_lobby_starts_a_game_of_help_your_neighbor() -> None:
         lobby.query_one("#lobby-game").value = "trash"
         await pilot.pause()
         assert not lobby.query_one("#lobby-rules").disabled
+
+
+async def test_a_move_key_on_the_deal_summary_closes_it_and_is_played() -> None:
+    """While the summary of a deal is up the status line does not ask for a move; a move
+    key pressed on it (the next deal's first draw) closes it and the board plays it."""
+    app = create_app(Rules(start_size=3), ["human", "greedy"], seed=11, animation="off",
+                     play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        controller = board.controller
+        for _ in range(3000):
+            await pilot.pause()
+            if isinstance(app.screen, DealOverScreen) or controller.over:
+                break
+            if controller.waiting_for_human:
+                await pilot.press(BoardScreen.key_for(controller.legal()[0]))
+        assert isinstance(app.screen, DealOverScreen), "no deal ended: pick a seed"
+        assert "Your move" not in board.status_shown
+        assert "deal is over" in board.status_shown
+        assert controller.waiting_for_human, "the human must open the next deal: pick a seed"
+        actions = len(controller.actions)
+        await pilot.press(BoardScreen.key_for(controller.legal()[0]))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
+        assert len(controller.actions) > actions  # the key was played, not lost

@@ -234,6 +234,8 @@ class BoardScreen(Screen[None]):
         controller = self.controller
         if controller.over:
             return "The match is over."
+        if self.waiting_for_summary:  # the summary is up: its keys, not the board's
+            return "The deal is over — enter: next deal."
         name = controller.names[controller.to_move]
         if not controller.waiting_for_human:
             return f"{says(name, 'is')} playing…"
@@ -378,15 +380,21 @@ class BoardScreen(Screen[None]):
             title = (f"Deal {summary.number} is void" if summary.voided
                      else f"Deal {summary.number} is over")
             self.waiting_for_summary = True
+            self.set_status(self.status_text())
             self.app.push_screen(DealOverScreen(title, deal_lines(controller.match, summary,
                                                                   controller.names)),
                                  callback=self._summary_closed)
             return
         self.schedule_bots()
 
-    def _summary_closed(self, _: None) -> None:
+    def _summary_closed(self, key: str | None) -> None:
+        """The summary closed; a move key that closed it is the board's now (taken as
+        soon as the board is free, like a key pressed during a move's frames)."""
         self.waiting_for_summary = False
+        self.set_status(self.status_text())
         self.schedule_bots()
+        if key is not None:
+            self.call_after_refresh(self.app.simulate_key, key)
 
     def show_problem(self) -> None:
         """Say once if the history database stopped saving the match."""

@@ -14,6 +14,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label
 
@@ -73,7 +74,7 @@ def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
     return lines
 
 
-class DealOverScreen(ModalScreen[None]):
+class DealOverScreen(ModalScreen[str | None]):
     """A deal has ended: its result over the board until the player goes on."""
 
     DEFAULT_CSS = """
@@ -107,6 +108,18 @@ class DealOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_key(self, event: Key) -> None:
+        """A key of the board's moves (``MOVE_KEYS``) closes the summary and goes on to
+        the board: a player who presses ``s`` for the next deal's first draw is not
+        ignored."""
+        if event.key in MOVE_KEYS:
+            event.stop()
+            self.dismiss(event.key)
+
+
+#: Keys the board takes as moves (draw, discard, swap, keep, call, silent, a slot).
+MOVE_KEYS = frozenset("sdwktx0123456789")
 
 
 class StandingsScreen(Screen[None]):
