@@ -143,11 +143,13 @@ def load_records(path: str | Path) -> list[Any]:
     if not stripped:
         raise RecordError(f"{path}: the file is empty")
     try:
-        return [parse_json(stripped)]
+        document = parse_json(stripped)
     except json.JSONDecodeError:
-        pass  # not one document: read it as JSON Lines below
+        document = None  # not one document: read it as JSON Lines below
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
+    if document is not None:
+        return [document]
     records = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
