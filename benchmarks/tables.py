@@ -82,7 +82,7 @@ _CODE = re.compile(r"Joincode:([A-Z2-9]{4})")
 DEAL_OVER = re.compile(r"Deal\d+is(?:over|void)")  # a deal's summary (its title)
 WARNING = re.compile(r"⚠[^⏱▁▔│]{0,60}")  # the board's line when a move is refused
 STOCK = re.compile(r"Stock(\d+)")  # the stock pile's label, squeezed
-TO_PLAY = "▶toplay"  # after a name in its layout's title: whose turn the board shows
+TO_PLAY = "▶ to play".encode()  # after a name in its layout's title: whose turn it shows
 #: Synchronized output (mode 2026): the app asks whether the terminal has it; a terminal
 #: that says so gets every frame between FRAME_START and FRAME_END.
 SYNC_QUERY, SYNC_REPLY = b"\x1b[?2026$p", b"\x1b[?2026;2$y"
@@ -259,6 +259,8 @@ class Player:
         self.seen: list[tuple[int, int]] = []
         self.asked = False  # the app asked whether the terminal frames its output
         self.framed = False  # it does: the output comes in whole frames
+        self.texts: dict[int, str] = {}  # the text from a byte on, as ``text`` read it
+        self.texts_end = 0  # ... up to this byte
         self.arrived = False  # at the board, waiting for the moves to begin
         self.ended = False
 
@@ -284,7 +286,13 @@ class Player:
         frames its output, up to the last escape sequence (what follows may be cut short:
         ``Stock 63`` then the parameters ``38;2;...`` of an escape sequence still on its
         way read as ``Stock6338``; the app ends every run of text with one)."""
-        return screen_text(bytes(self.output[since:max(since, self.shown())]))
+        shown = self.shown()
+        if shown != self.texts_end:  # the texts read so far stand until a frame ends
+            self.texts, self.texts_end = {}, shown
+        if (text := self.texts.get(since)) is None:
+            text = self.texts[since] = screen_text(bytes(self.output[since:max(since,
+                                                                               shown)]))
+        return text
 
     def shown(self) -> int:
         """Where the output this player has seen ends (see ``text``)."""
@@ -496,9 +504,9 @@ class Table:
         frame = text.rfind(NEW_FRAME, 0, asked)
         if frame >= 0 and not STOCK.search(text, frame):
             return False
-        text = player.text(max(0, player.shown() - 200_000))
-        at = text.rfind(TO_PLAY)
-        return at < 0 or text[:at].endswith(squeezed(player.name))
+        at = player.output.rfind(TO_PLAY, 0, player.shown())
+        return at < 0 or screen_text(bytes(player.output[max(0, at - 300):at])).endswith(
+            squeezed(player.name))
 
     async def draw(self, player: Player, mark: int) -> int:
         """``s``, timed until the draw shows on the other three screens: their stock's
