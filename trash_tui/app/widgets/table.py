@@ -26,6 +26,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Container
 from textual.events import Click
 from textual.geometry import Size
@@ -46,6 +47,7 @@ from trash_tui.app.widgets.cards import (
     drawn_empty,
     drawn_lines,
     side_by_side,
+    text_width,
 )
 from trash_tui.app.widgets.changed_lines import ChangedLines
 from trash_tui.cards import card_label, make_card
@@ -144,7 +146,16 @@ class LayoutView(CardWidget):
     the marker's symbol and shortens the name. Face-down slots show card backs, wilds a
     ``*``. ``card_size`` is the size of its cards; with compact ones (one line high) the
     border goes.
+
+    The seat to move has its border in the theme's ``$accent`` (compact: its background in
+    ``$accent-muted``). That is set on the view's own style, not through a CSS class: a
+    class change makes Textual apply the stylesheet to the view and every one of its
+    component classes again, which cost more than the rest of a move's frame.
     """
+
+    #: The seat to move: (a CSS variable of the theme, the style it is set as).
+    TURN_BORDER = "accent"
+    TURN_BACKGROUND = "accent-muted"
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "layout-view--name",
@@ -160,9 +171,7 @@ class LayoutView(CardWidget):
         border: round $panel-lighten-2;
         background: $boost;
     }
-    LayoutView.-to-move { border: round $accent; }
     LayoutView.-compact { border: none; }
-    LayoutView.-compact.-to-move { background: $accent-muted; }
     LayoutView > .layout-view--name { text-style: bold; }
     LayoutView > .layout-view--mark { color: $text-accent; text-style: bold; }
     LayoutView > .layout-view--size { color: $text-muted; }
@@ -187,6 +196,8 @@ class LayoutView(CardWidget):
         self.wilds: tuple[bool, ...] = ()
         self.marks: tuple[str, str] | None = None  # (long text, short symbol)
         self._rows: dict[tuple[object, ...], list[Text]] = {}  # see text_lines
+        self.to_move = False
+        self._turn_shown: tuple[bool, bool, str] | None = None  # see _show_turn
 
     # --- the data -------------------------------------------------------------------
     def update_view(self, observation: Observation, seat: int, name: str) -> None:
@@ -211,7 +222,8 @@ class LayoutView(CardWidget):
             self.marks = (TURN_TEXT, TURN_MARK)
         else:
             self.marks = None
-        self.set_class(to_move, "-to-move")
+        self.to_move = to_move
+        self._show_turn()
         if (self.seat_label, self.seat, self.rules, self.cards, self.wilds, self.marks) != before:
             if (self.rules, len(self.cards)) != shape:
                 self.refresh(layout=True)
@@ -229,6 +241,33 @@ class LayoutView(CardWidget):
 
     def watch_card_size(self, size: CardSize) -> None:
         self.set_class(size == COMPACT, "-compact")
+        self._show_turn()
+
+    def _show_turn(self) -> None:
+        """The border (compact: the background) of the seat to move, in the theme's
+        colours; only a change of turn, size or theme sets it."""
+        shown = (self.to_move, self.compact, self.app.theme)
+        if shown == self._turn_shown or not self.is_mounted:
+            return
+        self._turn_shown = shown
+        colours = self.app.theme_variables
+        styles = self.styles
+        if self.to_move and not self.compact and self.TURN_BORDER in colours:
+            styles.border = ("round", Color.parse(colours[self.TURN_BORDER]))
+        else:
+            styles.border = None  # the stylesheet's
+        if self.to_move and self.compact and self.TURN_BACKGROUND in colours:
+            styles.background = Color.parse(colours[self.TURN_BACKGROUND])
+        else:
+            styles.background = None
+
+    def on_mount(self) -> None:
+        self._show_turn()
+
+    def notify_style_update(self) -> None:
+        self._turn_shown = None  # a new theme: its colours
+        self.call_later(self._show_turn)
+        super().notify_style_update()
 
     # --- clicks ---------------------------------------------------------------------
     class SlotClicked(Message):
@@ -640,7 +679,8 @@ class PileView(CardWidget):
         self.top_wild = False
         self.hand: int | None = None
         self.hand_wild = False
-        self._drawn: dict[tuple[object, ...], Text] = {}  # see _text
+        self._drawn: dict[tuple[object, ...], list[Text]] = {}  # see _pile_lines
+        self._card_rows: dict[tuple[object, ...], tuple[list[int], list[Text]]] = {}
         self._heights: dict[tuple[object, ...], int] = {}  # see lines_at
 
     def update_view(self, observation: Observation) -> None:
@@ -673,10 +713,10 @@ class PileView(CardWidget):
         if lines is not None:
             return lines
         hand = self.hand, self.hand_wild
-        lines = len(self._text(width).split("\n"))
+        lines = len(self._pile_lines(width))
         try:
             for self.hand, self.hand_wild in ((None, False), (WIDEST_HAND, False)):
-                lines = max(lines, len(self._text(width).split("\n")))
+                lines = max(lines, len(self._pile_lines(width)))
         finally:
             self.hand, self.hand_wild = hand
         if len(self._heights) >= 32:
@@ -719,15 +759,36 @@ class PileView(CardWidget):
             cards.append(drawn_card(self.hand, self.hand_wild, size, palette))
         return cards
 
-    def _normal(self) -> Text:
+    def _normal(self) -> list[Text]:
+        """The piles side by side, a ``Text`` a line: a line of labels, then the cards'
+        rows. The rows are kept for the cards and the labels' widths they were drawn for:
+        a draw from the stock changes its count, not the cards (nor, mostly, the width of
+        "Stock 31"), so only the line of labels is drawn again."""
         label_style = self.get_component_rich_style("pile-view--label")
-        blocks = []
-        for label, card in zip(self.labels(), self._cards(compact=False), strict=True):
-            block = Text(label, label_style, end="")
-            block.append("\n")
-            block.append_text(card)
-            blocks.append(block)
-        return side_by_side(blocks, PILE_GAP)
+        labels = self.labels()
+        key = (tuple(cell_len(label) for label in labels), bool(self.stock_count), self.top,
+               self.top_wild, self.hand, self.hand_wild, self.card_size, self.app.theme)
+        kept = self._card_rows.get(key)
+        if kept is None:
+            blocks = []  # each pile under a blank label as wide as its own
+            for label, card in zip(labels, self._cards(compact=False), strict=True):
+                block = Text(" " * cell_len(label), label_style, end="")
+                block.append("\n")
+                block.append_text(card)
+                blocks.append(block)
+            rows = side_by_side(blocks, PILE_GAP).split("\n", allow_blank=True)[1:]
+            if len(self._card_rows) >= 16:
+                self._card_rows.clear()
+            kept = self._card_rows[key] = ([text_width(block) for block in blocks], list(rows))
+        widths, rows = kept
+        top = Text(end="")
+        for index, (label, width) in enumerate(zip(labels, widths, strict=True)):
+            if index:
+                top.append(" " * PILE_GAP)
+            part = Text(label, label_style, end="")
+            part.pad_right(width - cell_len(label))
+            top.append_text(part)
+        return [top, *rows]
 
     def _compact(self, width: int) -> Text:
         label_style = self.get_component_rich_style("pile-view--label")
@@ -759,28 +820,37 @@ class PileView(CardWidget):
             return "normal"
         return "lines" if "\n" in self._compact(width).plain else "line"
 
-    def _fitted_normal(self, width: int) -> Text | None:
-        """The cards side by side, if they are not compact and fit in ``width`` columns."""
+    def _fitted_normal(self, width: int) -> list[Text] | None:
+        """The cards side by side (their lines), if they are not compact and fit in
+        ``width`` columns."""
         if self.compact or self.card_size == COMPACT:
             return None
         normal = self._normal()
-        if width and max(cell_len(line.plain) for line in normal.split("\n")) > width:
+        if width and max(cell_len(line.plain) for line in normal) > width:
             return None
         return normal
 
-    def _text(self, width: int) -> Text:
-        """The piles drawn in ``width`` columns; kept for the state it was drawn for, since
-        a move asks for it several times (its size before and after, then the repaint)."""
+    def _pile_lines(self, width: int) -> list[Text]:
+        """The piles drawn in ``width`` columns, a ``Text`` a line; kept for the state they
+        were drawn for, since a move asks for them several times (the size before and
+        after, then the repaint)."""
         if self.stock_count is None:
-            return Text(end="")
+            return []
         key = (width, self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild,
                self.compact, self.card_size, self.app.theme)
-        text = self._drawn.get(key)
-        if text is None:
+        lines = self._drawn.get(key)
+        if lines is None:
             if len(self._drawn) >= 8:
                 self._drawn.clear()
-            text = self._drawn[key] = self._fitted_normal(width) or self._compact(width)
-        return text
+            lines = self._fitted_normal(width)
+            if lines is None:
+                lines = self._compact(width).split("\n", allow_blank=True)
+            self._drawn[key] = lines = list(lines)
+        return lines
+
+    def _text(self, width: int) -> Text:
+        """The piles drawn in ``width`` columns, as one ``Text``."""
+        return Text("\n", end="").join(self._pile_lines(width))
 
     # --- clicks ---------------------------------------------------------------------
     class PileClicked(Message):
@@ -831,14 +901,16 @@ class PileView(CardWidget):
             self.post_message(self.PileClicked(pile))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        text = self._text(container.width)
-        return max((cell_len(line.plain) for line in text.split("\n")), default=0)
+        return max((cell_len(line.plain) for line in self._pile_lines(container.width)), default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.lines_at(width)
 
     def render(self) -> Text:
         return self._text(self.size.width)
+
+    def text_lines(self) -> list[Text]:
+        return self._pile_lines(self.size.width)
 
 
 def _card_name(card: int, wild: bool) -> str:
