@@ -206,17 +206,22 @@ class BoardScreen(Screen[None]):
         self._next_frame(frames, start)
 
     def _next_frame(self, frames: list[tuple[Observation, int]], start: int) -> None:
+        """Show the next step of a chain; after the last one, the move is over. A last
+        step that shows every event of the move is the table as the move left it: the
+        move ends with it, in the same frame (the turn, the status line and the keys
+        change with the last card), not one step later."""
         if not self.is_attached:
             return
-        if not frames:
-            self.animating = False
-            self.refresh_view()
-            if not self.take_typed_ahead():  # (a move taken now goes on from its own end)
-                self.after_move()
-            return
-        observation, count = frames[0]
-        self.show(observation, start + count)
-        self.set_timer(self.step, lambda: self._next_frame(frames[1:], start))
+        if frames:
+            observation, count = frames[0]
+            self.show(observation, start + count)
+            if len(frames) > 1 or start + count < len(self.controller.match.events):
+                self.set_timer(self.step, lambda: self._next_frame(frames[1:], start))
+                return
+        self.animating = False
+        self.refresh_view()
+        if not self.take_typed_ahead():  # (a move taken now goes on from its own end)
+            self.after_move()
 
     def take_typed_ahead(self) -> bool:
         """A key pressed while the last move was being shown is taken now, if it is still

@@ -81,10 +81,11 @@ class TrashFooter(Widget, can_focus=False):
         self._update()
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        """The screen's bindings may have changed: look once per frame."""
+        """The screen's bindings may have changed: look once, when what changed them is
+        done (so the keys change in the same frame as the rest of the screen)."""
         if self.is_attached and screen is self.screen and not self._check_pending:
             self._check_pending = True
-            self.call_after_refresh(self._update)
+            self.call_later(self._update)
 
     # --- what it shows ------------------------------------------------------------------
     def shown_keys(self) -> tuple[ShownKey, ...]:
