@@ -15,6 +15,7 @@ import pytest
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
@@ -517,3 +518,38 @@ async def test_a_card_turned_up_repaints_only_its_row_and_shows_at_once() -> Non
         assert card_label(1) in "".join(line.text for line in lines_after)
         assert card_label(1) not in "".join(line.text for line in lines_before)
         assert view.cards == after.layouts[0]
+
+
+def border_colour(view: LayoutView) -> Color:
+    """The colour of ``view``'s top border, as drawn."""
+    return view.styles.border_top[1]
+
+
+@pytest.mark.asyncio
+async def test_the_seat_to_move_has_the_themes_accent_border_and_keeps_it_in_a_new_theme(
+) -> None:
+    """The seat to move is framed in the theme's accent, the others in the usual panel
+    colour; the frame moves with the turn and follows a change of theme."""
+    before = observation_after(2, 0)
+    app = TableApp(before)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        views = app.query_one(TableView).layout_views
+        mover = before.to_move
+
+        def accent() -> Color:
+            return Color.parse(app.theme_variables["accent"])
+
+        assert border_colour(views[mover]) == accent()
+        assert border_colour(views[1 - mover]) != accent()
+        app.query_one(TableView).update_view(replace(before, to_move=1 - mover), NAMES)
+        await pilot.pause()
+        assert border_colour(views[1 - mover]) == accent()
+        assert border_colour(views[mover]) != accent()
+        dark_accent = accent()
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.pause()
+        assert accent() != dark_accent
+        assert border_colour(views[1 - mover]) == accent()
+        assert border_colour(views[mover]) != accent()

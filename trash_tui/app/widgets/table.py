@@ -265,8 +265,7 @@ class LayoutView(CardWidget):
         self._show_turn()
 
     def notify_style_update(self) -> None:
-        self._turn_shown = None  # a new theme: its colours
-        self.call_later(self._show_turn)
+        self.call_later(self._show_turn)  # a new theme: its colours
         super().notify_style_update()
 
     # --- clicks ---------------------------------------------------------------------
