@@ -18,14 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import zip_longest
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 #: Lines a widget keeps drawn (a view has a dozen; a few moves' worth are kept).
 MAX_DRAWN_LINES = 128
+
+#: A line given in pieces, left to right (see ``ChangedLines.text_lines``).
+Pieces = tuple[Text, ...]
 
 
 class ChangedLines(Widget):
@@ -51,21 +56,30 @@ class ChangedLines(Widget):
                 return Visual.to_strips(self, self._render(), width, height, style)
             lines = text.split("\n", allow_blank=True)
         strips: list[Strip] = []
-        drawn = self._drawn_lines
-        if len(drawn) > MAX_DRAWN_LINES:
-            drawn.clear()
+        if len(self._drawn_lines) > MAX_DRAWN_LINES:
+            self._drawn_lines.clear()
         for line in lines:
-            key = (line.plain, tuple(line.spans), line.style, width, style)
-            lines = drawn.get(key)
-            if lines is None:
-                lines = drawn[key] = Visual.to_strips(self, visualize(self, line, markup=False),
-                                                      width, None, style)
-            strips.extend(lines)
+            if isinstance(line, tuple):  # pieces side by side: each drawn on its own
+                strips.append(Strip.join([self._drawn_line(piece, cell_len(piece.plain),
+                                                           style)[0] for piece in line]))
+            else:
+                strips.extend(self._drawn_line(line, width, style))
         return strips[:height]
 
-    def text_lines(self) -> Sequence[Text] | None:
+    def _drawn_line(self, line: Text, width: int, style: VisualStyle) -> list[Strip]:
+        """One line of text drawn in ``width`` columns (kept while it stays the same)."""
+        key = (line.plain, tuple(line.spans), line.style, width, style)
+        strips = self._drawn_lines.get(key)
+        if strips is None:
+            strips = self._drawn_lines[key] = Visual.to_strips(
+                self, visualize(self, line, markup=False), width, None, style)
+        return strips
+
+    def text_lines(self) -> Sequence[Text | Pieces] | None:
         """The content as one ``Text`` a line, if the widget has it that way (it then
-        need not be joined by ``render`` and split again); None: ``render()``."""
+        need not be joined by ``render`` and split again); None: ``render()``. A line may
+        come in pieces (``Pieces``): each is drawn and kept on its own, so a line where one
+        piece changed draws only that piece again."""
         return None
 
     def render_line(self, y: int) -> Strip:

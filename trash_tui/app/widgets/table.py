@@ -46,10 +46,9 @@ from trash_tui.app.widgets.cards import (
     drawn_card,
     drawn_empty,
     drawn_lines,
-    side_by_side,
     text_width,
 )
-from trash_tui.app.widgets.changed_lines import ChangedLines
+from trash_tui.app.widgets.changed_lines import ChangedLines, Pieces
 from trash_tui.cards import card_label, make_card
 from trash_tui.engine.observation import Observation
 from trash_tui.rules import Rules
@@ -678,8 +677,8 @@ class PileView(CardWidget):
         self.top_wild = False
         self.hand: int | None = None
         self.hand_wild = False
-        self._drawn: dict[tuple[object, ...], list[Text]] = {}  # see _pile_lines
-        self._card_rows: dict[tuple[object, ...], tuple[list[int], list[Text]]] = {}
+        self._drawn: dict[tuple[object, ...], list[Text | Pieces]] = {}  # see _pile_lines
+        self._columns: dict[tuple[object, ...], list[Text]] = {}  # see _normal
         self._heights: dict[tuple[object, ...], int] = {}  # see lines_at
 
     def update_view(self, observation: Observation) -> None:
@@ -758,36 +757,55 @@ class PileView(CardWidget):
             cards.append(drawn_card(self.hand, self.hand_wild, size, palette))
         return cards
 
-    def _normal(self) -> list[Text]:
-        """The piles side by side, a ``Text`` a line: a line of labels, then the cards'
-        rows. The rows are kept for the cards and the labels' widths they were drawn for:
-        a draw from the stock changes its count, not the cards (nor, mostly, the width of
-        "Stock 31"), so only the line of labels is drawn again."""
+    def _normal(self) -> list[Pieces]:
+        """The piles side by side, a line in pieces (a pile's part, the gap, the next
+        pile's part...): a line of labels, then the cards' rows. Each pile's column is
+        kept for its card and its label's width: a draw from the stock changes its count
+        and the card in hand, not the discard pile, whose pieces are not drawn again."""
         label_style = self.get_component_rich_style("pile-view--label")
         labels = self.labels()
-        key = (tuple(cell_len(label) for label in labels), bool(self.stock_count), self.top,
-               self.top_wild, self.hand, self.hand_wild, self.card_size, self.app.theme)
-        kept = self._card_rows.get(key)
-        if kept is None:
-            blocks = []  # each pile under a blank label as wide as its own
-            for label, card in zip(labels, self._cards(compact=False), strict=True):
+        palette = self.card_palette()
+        size = self.card_size
+        gap = Text(" " * PILE_GAP, end="")
+        columns = []
+        for label, (card, wild) in zip(labels, self._faces(), strict=True):
+            key = (cell_len(label), card, wild, size, self.app.theme)
+            column = self._columns.get(key)
+            if column is None:
+                if len(self._columns) >= 32:
+                    self._columns.clear()
+                drawn = (drawn_empty(size, palette) if card is None
+                         else drawn_card(None if card == "back" else card, wild, size, palette))
                 block = Text(" " * cell_len(label), label_style, end="")
                 block.append("\n")
-                block.append_text(card)
-                blocks.append(block)
-            rows = side_by_side(blocks, PILE_GAP).split("\n", allow_blank=True)[1:]
-            if len(self._card_rows) >= 16:
-                self._card_rows.clear()
-            kept = self._card_rows[key] = ([text_width(block) for block in blocks], list(rows))
-        widths, rows = kept
-        top = Text(end="")
-        for index, (label, width) in enumerate(zip(labels, widths, strict=True)):
-            if index:
-                top.append(" " * PILE_GAP)
-            part = Text(label, label_style, end="")
-            part.pad_right(width - cell_len(label))
-            top.append_text(part)
-        return [top, *rows]
+                block.append_text(drawn)
+                width = text_width(block)
+                column = self._columns[key] = []
+                for line in block.split("\n", allow_blank=True)[1:]:
+                    line.pad_right(width - cell_len(line.plain))
+                    column.append(line)
+            top = Text(label, label_style, end="")
+            top.pad_right(cell_len(column[0].plain) - cell_len(label))
+            columns.append([top, *column])
+        rows = []
+        for row in range(max(len(column) for column in columns)):
+            pieces: list[Text] = []
+            for index, column in enumerate(columns):
+                if index:
+                    pieces.append(gap)
+                pieces.append(column[row] if row < len(column) else
+                              Text(" " * cell_len(column[0].plain), end=""))
+            rows.append(tuple(pieces))
+        return rows
+
+    def _faces(self) -> list[tuple[int | str | None, bool]]:
+        """What each pile shows in ``_normal``: (a card, "back" or None for an empty
+        pile, whether it is wild)."""
+        faces: list[tuple[int | str | None, bool]] = [
+            ("back" if self.stock_count else None, False), (self.top, self.top_wild)]
+        if self.hand is not None:
+            faces.append((self.hand, self.hand_wild))
+        return faces
 
     def _compact(self, width: int) -> Text:
         label_style = self.get_component_rich_style("pile-view--label")
@@ -819,20 +837,20 @@ class PileView(CardWidget):
             return "normal"
         return "lines" if "\n" in self._compact(width).plain else "line"
 
-    def _fitted_normal(self, width: int) -> list[Text] | None:
-        """The cards side by side (their lines), if they are not compact and fit in
-        ``width`` columns."""
+    def _fitted_normal(self, width: int) -> list[Pieces] | None:
+        """The cards side by side (their lines, in pieces), if they are not compact and
+        fit in ``width`` columns."""
         if self.compact or self.card_size == COMPACT:
             return None
         normal = self._normal()
-        if width and max(cell_len(line.plain) for line in normal) > width:
+        if width and max(_line_width(line) for line in normal) > width:
             return None
         return normal
 
-    def _pile_lines(self, width: int) -> list[Text]:
-        """The piles drawn in ``width`` columns, a ``Text`` a line; kept for the state they
-        were drawn for, since a move asks for them several times (the size before and
-        after, then the repaint)."""
+    def _pile_lines(self, width: int) -> list[Text | Pieces]:
+        """The piles drawn in ``width`` columns, a ``Text`` (or pieces of one) a line;
+        kept for the state they were drawn for, since a move asks for them several times
+        (the size before and after, then the repaint)."""
         if self.stock_count is None:
             return []
         key = (width, self.stock_count, self.top, self.top_wild, self.hand, self.hand_wild,
@@ -841,15 +859,17 @@ class PileView(CardWidget):
         if lines is None:
             if len(self._drawn) >= 8:
                 self._drawn.clear()
-            lines = self._fitted_normal(width)
-            if lines is None:
-                lines = self._compact(width).split("\n", allow_blank=True)
-            self._drawn[key] = lines = list(lines)
+            normal = self._fitted_normal(width)
+            lines = list(normal) if normal is not None else \
+                list(self._compact(width).split("\n", allow_blank=True))
+            self._drawn[key] = lines
         return lines
 
     def _text(self, width: int) -> Text:
         """The piles drawn in ``width`` columns, as one ``Text``."""
-        return Text("\n", end="").join(self._pile_lines(width))
+        return Text("\n", end="").join(
+            Text(end="").join(line) if isinstance(line, tuple) else line
+            for line in self._pile_lines(width))
 
     # --- clicks ---------------------------------------------------------------------
     class PileClicked(Message):
@@ -900,7 +920,8 @@ class PileView(CardWidget):
             self.post_message(self.PileClicked(pile))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return max((cell_len(line.plain) for line in self._pile_lines(container.width)), default=0)
+        return max((_line_width(line) for line in self._pile_lines(container.width)),
+                   default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.lines_at(width)
@@ -908,8 +929,15 @@ class PileView(CardWidget):
     def render(self) -> Text:
         return self._text(self.size.width)
 
-    def text_lines(self) -> list[Text]:
+    def text_lines(self) -> list[Text | Pieces]:
         return self._pile_lines(self.size.width)
+
+
+def _line_width(line: Text | Pieces) -> int:
+    """A line's width in terminal columns (of all its pieces)."""
+    if isinstance(line, tuple):
+        return sum(cell_len(piece.plain) for piece in line)
+    return cell_len(line.plain)
 
 
 def _card_name(card: int, wild: bool) -> str:
