@@ -27,7 +27,7 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 #: Lines a widget keeps drawn (a view has a dozen; a few moves' worth are kept).
-MAX_DRAWN_LINES = 128
+MAX_DRAWN_LINES = 256
 
 #: A line given in pieces, left to right (see ``ChangedLines.text_lines``).
 Pieces = tuple[Text, ...]

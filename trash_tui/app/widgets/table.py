@@ -42,7 +42,6 @@ from trash_tui.app.widgets.cards import (
     WILD_MARK,
     CardPalette,
     CardSize,
-    cards_in_a_row,
     drawn_card,
     drawn_empty,
     drawn_lines,
@@ -194,7 +193,7 @@ class LayoutView(CardWidget):
         self.cards: tuple[int | None, ...] = ()
         self.wilds: tuple[bool, ...] = ()
         self.marks: tuple[str, str] | None = None  # (long text, short symbol)
-        self._rows: dict[tuple[object, ...], list[Text]] = {}  # see text_lines
+        self._rows: dict[tuple[object, ...], list[Text | Pieces]] = {}  # see text_lines
         self.to_move = False
         self._turn_shown: tuple[bool, bool, str] | None = None  # see _show_turn
 
@@ -352,11 +351,15 @@ class LayoutView(CardWidget):
         return line
 
     def render(self) -> Text:
-        return Text("\n", end="").join(self.text_lines())
+        return Text("\n", end="").join(
+            Text(end="").join(line) if isinstance(line, tuple) else line
+            for line in self.text_lines())
 
-    def text_lines(self) -> list[Text]:
-        """The header, then each row of cards and the slot numbers under it. A row is
-        drawn once and kept while its cards stay the same (a move changes one or two)."""
+    def text_lines(self) -> list[Text | Pieces]:
+        """The header, then each row of cards (each line in pieces: a card's line, the
+        gap, the next card's line...) and the slot numbers under it. A row is put
+        together once and kept while its cards stay the same, and a card's lines are
+        drawn once (``ChangedLines``): a move that turns up a card draws that card."""
         if not self.cards:
             return [Text(self.seat_label, end="")]
         palette = self.card_palette()
@@ -378,8 +381,11 @@ class LayoutView(CardWidget):
                 cards = [drawn_lines(self.cards[i], self.wilds[i], size, palette)
                          for i in slots]
                 numbers = " " * SLOT_GAP
+                gap = Text(numbers, end="")
                 row = rows[key] = [
-                    *cards_in_a_row(cards, SLOT_GAP).split("\n", allow_blank=True),
+                    *(tuple(piece for index, lines in enumerate(cards)
+                            for piece in ((gap, lines[line]) if index else (lines[line],)))
+                      for line in range(max(len(lines) for lines in cards))),
                     Text(numbers.join(_slot_number(i + 1, size) for i in slots), slot_style,
                          end="")]
             lines.extend(row)
