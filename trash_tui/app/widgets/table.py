@@ -121,19 +121,29 @@ class CardWidget(ChangedLines):
     CardWidget > .card--empty { color: $text-muted; }
     """
 
+    _palette: CardPalette | None = None  # the palette as last worked out (see card_palette)
+
     def card_palette(self) -> CardPalette:
-        """The card styles of the current theme."""
+        """The card styles of the current theme (worked out again only when the styles
+        change: a new theme, a class)."""
+        if self._palette is not None:
+            return self._palette
 
         def style(name: str) -> Style:
             return self.get_component_rich_style(name)
 
-        return CardPalette(
+        self._palette = CardPalette(
             red=style("card--red"),
             black=style("card--black"),
             wild=style("card--wild"),
             back=style("card--back"),
             empty=style("card--empty"),
         )
+        return self._palette
+
+    def notify_style_update(self) -> None:
+        self._palette = None
+        super().notify_style_update()
 
 
 class LayoutView(CardWidget):
@@ -248,6 +258,7 @@ class LayoutView(CardWidget):
         if shown == self._turn_shown or not self.is_mounted:
             return
         self._turn_shown = shown
+        self._palette = None  # the cards' styles hold the background
         colours = self.app.theme_variables
         styles = self.styles
         if self.to_move and not self.compact and self.TURN_BORDER in colours:
