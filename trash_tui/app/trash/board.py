@@ -202,7 +202,8 @@ class BoardScreen(Screen[None]):
             return
         self.animating = True
         name = controller.names[before.to_move]
-        self.set_status(f"{says(name, 'plays')} a chain…")
+        if self.status_text_asked != f"{says(name, 'is')} playing…":  # (that says it too)
+            self.set_status(f"{says(name, 'plays')} a chain…")
         self._next_frame(frames, start)
 
     def _next_frame(self, frames: list[tuple[Observation, int]], start: int) -> None:
