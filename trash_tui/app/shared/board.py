@@ -135,8 +135,14 @@ class SharedBoardScreen(BoardScreen):
         update = self.updates.popleft()
         self.make_move(lambda: self.shared.apply(update))
 
-    def schedule_bots(self) -> None:  # the service plays the bots: show what it sent
-        self.play_updates()
+    def schedule_bots(self) -> None:
+        """The service plays the bots: show what it sent. A move waiting behind the one
+        just shown starts a chain's step later, so the last card of one move is seen
+        before the next move's first (a move ends with its last step)."""
+        if self.step and self.updates:
+            self.set_timer(self.step, self.play_updates)
+        else:
+            self.play_updates()
 
     def after_move(self) -> None:
         """As on the local board; an end-of-deal summary closes by itself after a while,
