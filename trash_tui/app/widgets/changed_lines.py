@@ -33,6 +33,18 @@ MAX_DRAWN_LINES = 256
 Pieces = tuple[Text, ...]
 
 
+def joined(line: Text | Pieces) -> Text:
+    """A line as one ``Text`` (its pieces joined)."""
+    return Text(end="").join(line) if isinstance(line, tuple) else line
+
+
+def line_width(line: Text | Pieces) -> int:
+    """A line's width in terminal columns (of all its pieces)."""
+    if isinstance(line, tuple):
+        return sum(cell_len(piece.plain) for piece in line)
+    return cell_len(line.plain)
+
+
 class ChangedLines(Widget):
     """A widget drawn from ``render()`` that repaints only the lines that changed."""
 

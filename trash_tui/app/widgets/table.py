@@ -47,7 +47,7 @@ from trash_tui.app.widgets.cards import (
     drawn_lines,
     text_width,
 )
-from trash_tui.app.widgets.changed_lines import ChangedLines, Pieces
+from trash_tui.app.widgets.changed_lines import ChangedLines, Pieces, joined, line_width
 from trash_tui.cards import card_label, make_card
 from trash_tui.engine.observation import Observation
 from trash_tui.rules import Rules
@@ -362,9 +362,7 @@ class LayoutView(CardWidget):
         return line
 
     def render(self) -> Text:
-        return Text("\n", end="").join(
-            Text(end="").join(line) if isinstance(line, tuple) else line
-            for line in self.text_lines())
+        return Text("\n", end="").join(joined(line) for line in self.text_lines())
 
     def text_lines(self) -> list[Text | Pieces]:
         """The header, then each row of cards (each line in pieces: a card's line, the
@@ -758,21 +756,15 @@ class PileView(CardWidget):
         return labels
 
     def _cards(self, compact: bool) -> list[Text]:
-        """The stock, the discard pile and the hand's card: compact, or in ``card_size``
-        (shared drawings: copy before changing them)."""
+        """The stock, the discard pile and the hand's card (``_faces``): compact, or in
+        ``card_size`` (shared drawings: copy before changing them)."""
         palette = self.card_palette()
         size = COMPACT if compact or self.card_size == COMPACT else self.card_size
         stock_size = size._replace(width=1) if size == COMPACT else size
-        stock = (drawn_card(None, False, stock_size, palette) if self.stock_count
-                 else drawn_empty(stock_size, palette))
-        cards = [stock]
-        if self.top is None:
-            cards.append(drawn_empty(size, palette))
-        else:
-            cards.append(drawn_card(self.top, self.top_wild, size, palette))
-        if self.hand is not None:
-            cards.append(drawn_card(self.hand, self.hand_wild, size, palette))
-        return cards
+        return [drawn_empty(stock_size if index == 0 else size, palette) if card is None else
+                drawn_card(None if card == "back" else card, wild,
+                           stock_size if index == 0 else size, palette)
+                for index, (card, wild) in enumerate(self._faces())]
 
     def _normal(self) -> list[Pieces]:
         """The piles side by side, a line in pieces (a pile's part, the gap, the next
@@ -782,17 +774,15 @@ class PileView(CardWidget):
         label_style = self.get_component_rich_style("pile-view--label")
         labels = self.labels()
         palette = self.card_palette()
-        size = self.card_size
         gap = Text(" " * PILE_GAP, end="")
         columns = []
-        for label, (card, wild) in zip(labels, self._faces(), strict=True):
-            key = (cell_len(label), card, wild, size, self.app.theme)
+        for label, face, drawn in zip(labels, self._faces(), self._cards(compact=False),
+                                      strict=True):
+            key = (cell_len(label), face, self.card_size, palette, label_style)
             column = self._columns.get(key)
             if column is None:
                 if len(self._columns) >= 32:
                     self._columns.clear()
-                drawn = (drawn_empty(size, palette) if card is None
-                         else drawn_card(None if card == "back" else card, wild, size, palette))
                 block = Text(" " * cell_len(label), label_style, end="")
                 block.append("\n")
                 block.append_text(drawn)
@@ -816,7 +806,7 @@ class PileView(CardWidget):
         return rows
 
     def _faces(self) -> list[tuple[int | str | None, bool]]:
-        """What each pile shows in ``_normal``: (a card, "back" or None for an empty
+        """What each pile shows (``_cards`` draws it): (a card, "back" or None for an empty
         pile, whether it is wild)."""
         faces: list[tuple[int | str | None, bool]] = [
             ("back" if self.stock_count else None, False), (self.top, self.top_wild)]
@@ -860,7 +850,7 @@ class PileView(CardWidget):
         if self.compact or self.card_size == COMPACT:
             return None
         normal = self._normal()
-        if width and max(_line_width(line) for line in normal) > width:
+        if width and max(line_width(line) for line in normal) > width:
             return None
         return normal
 
@@ -884,9 +874,7 @@ class PileView(CardWidget):
 
     def _text(self, width: int) -> Text:
         """The piles drawn in ``width`` columns, as one ``Text``."""
-        return Text("\n", end="").join(
-            Text(end="").join(line) if isinstance(line, tuple) else line
-            for line in self._pile_lines(width))
+        return Text("\n", end="").join(joined(line) for line in self._pile_lines(width))
 
     # --- clicks ---------------------------------------------------------------------
     class PileClicked(Message):
@@ -937,7 +925,7 @@ class PileView(CardWidget):
             self.post_message(self.PileClicked(pile))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return max((_line_width(line) for line in self._pile_lines(container.width)),
+        return max((line_width(line) for line in self._pile_lines(container.width)),
                    default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -948,13 +936,6 @@ class PileView(CardWidget):
 
     def text_lines(self) -> list[Text | Pieces]:
         return self._pile_lines(self.size.width)
-
-
-def _line_width(line: Text | Pieces) -> int:
-    """A line's width in terminal columns (of all its pieces)."""
-    if isinstance(line, tuple):
-        return sum(cell_len(piece.plain) for piece in line)
-    return cell_len(line.plain)
 
 
 def _card_name(card: int, wild: bool) -> str:
