@@ -158,6 +158,36 @@ async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
 
 
+async def test_the_tables_list_waits_under_a_table_and_is_fresh_when_back(tmp_path: Path
+                                                                        ) -> None:
+    """At a table, the list under its board is neither sent nor drawn (it would draw the
+    board again in full at every change); back from the table, it is up to date."""
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        app = player_app(service, "key:bob")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
+            tables = app.screen
+            ann = await TableClient.connect(service, "key:ann")
+            await ann.send({"op": "create", "config": {"name": "Night owls",
+                                                       "seats": ["human", "human", "easy"]}})
+            await until(pilot, lambda: len(tables.tables) == 1)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            await ann.send({"op": "create", "config": {"name": "Early birds",
+                                                       "seats": ["human", "easy"]}})
+            await ann.wait_for("created")
+            await pilot.pause(0.5)
+            assert len(tables.tables) == 1
+            assert tables.query_one("#tables-list").row_count == 1
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is tables)
+            await until(pilot, lambda: tables.query_one("#tables-list").row_count == 2)
+
+
 async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_player(
         tmp_path: Path) -> None:
     """A match still played at a shared table: its line gives no seed (it would tell every

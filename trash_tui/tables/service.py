@@ -401,7 +401,8 @@ class TableService:
     # --- the requests --------------------------------------------------------------------
     async def req_list(self, client: Client, message: dict[str, Any]) -> None:
         client.wants_list = bool(message.get("follow", True))
-        await self.send_list(client)
+        if client.wants_list:  # (a client that stops following needs no last list)
+            await self.send_list(client)
 
     def find(self, client: Client, message: dict[str, Any]) -> Table:
         """The table a request names: by ``code``, by ``table`` id (a public table, or one

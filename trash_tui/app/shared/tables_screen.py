@@ -83,6 +83,14 @@ class TablesScreen(Screen[None]):
         self.opening = False
         self.link.send({"op": "list", "follow": True})
 
+    def shows_list(self) -> bool:
+        """Whether the list is in sight: this screen on top, or under a dialog of its own
+        (Textual counts the screen under any other as current: a table's board, over this
+        one, would be drawn again in full at every change of the list)."""
+        stack = self.app.screen_stack
+        return stack[-1] is self or (isinstance(stack[-1], ModalScreen)
+                                     and stack[-2:-1] == [self])
+
     def on_table_message(self, message: dict[str, Any]) -> None:
         if not self.is_current:
             return
@@ -90,7 +98,8 @@ class TablesScreen(Screen[None]):
         if op == "tables":
             self.tables = list(message.get("tables", []))
             self.closed = list(message.get("closed", []))
-            self.fill()
+            if self.shows_list():
+                self.fill()
         elif op == "update" and not self.opening:
             self.opening = True  # the table's own screen takes its updates from here
             self.open_table(message)
@@ -137,6 +146,7 @@ class TablesScreen(Screen[None]):
     def open_table(self, update: dict[str, Any]) -> None:
         """An update for a table this player just entered: its board or its waiting room."""
         self.message = ""
+        self.link.send({"op": "list", "follow": False})  # until this screen is back
         status = update["table"]["status"]
         if status == "playing" and "observation" in update:
             self.app.push_screen(SharedBoardScreen(self.link, update, self.animation))
