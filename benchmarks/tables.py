@@ -74,6 +74,7 @@ TARGET = 0.5  # seconds, the 99th percentile from a key to the other three scree
 SEATS = 4
 TERM_SIZE = (100, 32)
 STAGE_TIMEOUT = 120.0  # seconds any one stage (a screen, a turn, a move seen) may take
+QUIET = 0.5  # seconds with nothing new on a screen that asks for a move: the board is final
 FORM_PAUSE = 0.05  # seconds after the form answered a key, before the next one
 SAMPLE_EVERY = 0.5  # seconds between two samples of the processes' CPU and memory
 SERVER_CODE = "from trash_tui.cli.main import main; main()"
@@ -458,6 +459,7 @@ class Table:
         prompt = re.compile(rf"Yourmove,{name}—(.):")
         wild = re.compile(rf"Yourmove,{name}—Wild:.*?\(free:(\d+)")
         consumed, skip = 0, 0  # a question may have come before everyone sat down
+        quiet = False  # nothing came for QUIET seconds since the last question
         while not self.done:
             player.changed.clear()
             full = player.text(consumed)
@@ -468,16 +470,20 @@ class Table:
                 consumed, skip = player.shown(), 0
                 player.press(ENTER)
                 continue
-            text = full[skip:]  # (before ``skip``: questions drawn again, not new ones)
-            asked = list(prompt.finditer(text))
-            wilds = list(wild.finditer(text))
+            # before ``skip``, a question to draw is the one just answered, drawn again;
+            # any other question is new (the status line can ask it a frame before the
+            # piles show the draw that brought it)
+            asked = [found for found in prompt.finditer(full)
+                     if found.group(1) != "s" or found.start() >= skip]
+            wilds = list(wild.finditer(full))
             key = None
             if wilds and wilds[-1].start() > (asked[-1].start() if asked else -1):
                 key = str(int(wilds[-1].group(1)) % 10)
-            elif asked and (asked[-1].group(1) != "s" or
-                            self.board_shows_turn(player, full, skip + asked[-1].start())):
+            elif asked and (asked[-1].group(1) != "s" or quiet or
+                            self.board_shows_turn(player, full, asked[-1].start())):
                 key = asked[-1].group(1)
             if key is not None:
+                quiet = False
                 mark = player.shown()
                 consumed, skip = mark, 0  # the next question is one asked after this key
                 if key == "s":
@@ -487,10 +493,14 @@ class Table:
                 continue
             if player.ended:
                 raise Failure(f"{player.name}: the session ended")
-            try:
-                await asyncio.wait_for(player.changed.wait(), STAGE_TIMEOUT)
+            try:  # asked, but the board may be a frame behind: it is not once it is quiet
+                await asyncio.wait_for(player.changed.wait(), QUIET if asked and not quiet
+                                       else STAGE_TIMEOUT)
+                quiet = False
             except TimeoutError:
-                if not self.done:
+                if asked and not quiet:
+                    quiet = True
+                elif not self.done:
                     raise Failure(f"{player.name}: no turn for {STAGE_TIMEOUT:g} s") from None
 
     @staticmethod
@@ -500,7 +510,9 @@ class Table:
         frame of that question or a later one, and the last layout marked "▶ to play" is
         theirs. The status line can show a turn a frame or more before the piles do (the
         turn after the last player's draw, or a new deal's first turn), and the count
-        read then would be the one before that draw, or the last deal's."""
+        read then would be the one before that draw, or the last deal's. (A question that
+        stays QUIET seconds with nothing after it is taken too: the app waits for this
+        player, so its board is final; the count may have been drawn frames before.)"""
         frame = text.rfind(NEW_FRAME, 0, asked)
         if frame >= 0 and not STOCK.search(text, frame):
             return False
@@ -511,9 +523,10 @@ class Table:
     async def draw(self, player: Player, mark: int) -> int:
         """``s``, timed until the draw shows on the other three screens: their stock's
         count ("Stock 31" over the pile) changes from the one the mover saw (a log line
-        would not do: the log draws its older lines again as it scrolls). Where the draw
-        shows in the mover's text since ``mark``: a question before that is an old one
-        drawn again, not a new one."""
+        would not do: the log draws its older lines again as it scrolls). Where the frame
+        that shows the draw begins in the mover's text since ``mark``: a question before
+        that is an old one drawn again; one in that frame (drawn whole, after the draw)
+        or later is new, and may be drawn only once."""
         counts = STOCK.findall(player.text(max(0, mark - 200_000)))
         if not counts:
             raise Failure(f"{player.name}: no stock count on the board")
@@ -546,7 +559,8 @@ class Table:
         if self.done:  # wake the others: they stop too
             for other in others:
                 other.changed.set()
-        return shown
+        frame = player.text(mark).rfind(NEW_FRAME, 0, shown)  # a whole frame: what it
+        return shown if frame < 0 else frame  # asks is asked after the draw
 
     def _measured(self, task: asyncio.Future[None]) -> None:
         self.measures.discard(task)
