@@ -15,7 +15,10 @@ connect with the join code the host's screen shows as their SSH user name and go
 to the table. Once every board is up, each player plays whenever their screen asks them
 ("Your move, <name> — s: draw from the stock": ``s``; a later question of the turn: the
 first key offered; a deal's summary: enter) until every player at the table has drawn
-``--moves`` times.
+``--moves`` times. A player answers ``--think`` seconds after a question shows (0.5 s by
+default: a quick player; a person reads the board first). With ``--think 0`` every
+player answers at once and the ten tables play as fast as the two cores let them: the
+machine is saturated, and the times measure the queue for its CPU.
 
 Measured: for every draw, the time from the key leaving this process to the end of the
 frame that shows it (the stock's count changed) on each of the other three screens
@@ -37,7 +40,7 @@ before the piles show the last player's draw or the new deal, and a count read t
 the next count change (that other draw) look like the player's own.
 Target on this 2-core machine: 99th percentile under 500 ms, no failure, no action lost.
 
-    python benchmarks/tables.py [--tables N] [--moves N]
+    python benchmarks/tables.py [--tables N] [--moves N] [--think SECONDS]
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ TARGET = 0.5  # seconds, the 99th percentile from a key to the other three scree
 SEATS = 4
 TERM_SIZE = (100, 32)
 STAGE_TIMEOUT = 120.0  # seconds any one stage (a screen, a turn, a move seen) may take
+THINK = 0.5  # seconds a player takes to answer each question the screen asks
 QUIET = 0.5  # seconds with nothing new on a screen that asks for a move: the board is final
 FORM_PAUSE = 0.05  # seconds after the form answered a key, before the next one
 SAMPLE_EVERY = 0.5  # seconds between two samples of the processes' CPU and memory
@@ -370,9 +374,10 @@ class Table:
     """Four players at one table, and what their moves measured."""
 
     def __init__(self, number: int, moves: int, everyone_seated: asyncio.Event,
-                 seated: list[int], total: int) -> None:
+                 seated: list[int], total: int, think: float = 0.0) -> None:
         self.number = number
         self.moves = moves
+        self.think = think  # seconds a player takes to answer a question
         self.players = [Player(self, letter) for letter in "abcd"]
         self.code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.everyone_seated = everyone_seated
@@ -460,6 +465,7 @@ class Table:
         wild = re.compile(rf"Yourmove,{name}—Wild:.*?\(free:(\d+)")
         consumed, skip = 0, 0  # a question may have come before everyone sat down
         quiet = False  # nothing came for QUIET seconds since the last question
+        thought = False  # the player thought THINK seconds over the question
         while not self.done:
             player.changed.clear()
             full = player.text(consumed)
@@ -467,6 +473,11 @@ class Table:
                 raise Failure(f"{player.name}: the match ended before every player drew "
                               f"{self.moves} times")
             if DEAL_OVER.search(full):  # a deal's summary is up: enter, then the board
+                if self.think and not thought:
+                    thought = True
+                    await asyncio.sleep(self.think)
+                    continue
+                thought = False
                 consumed, skip = player.shown(), 0
                 player.press(ENTER)
                 continue
@@ -483,7 +494,11 @@ class Table:
                             self.board_shows_turn(player, full, asked[-1].start())):
                 key = asked[-1].group(1)
             if key is not None:
-                quiet = False
+                if self.think and not thought:  # read it, think, then read it again
+                    thought = True
+                    await asyncio.sleep(self.think)
+                    continue
+                quiet = thought = False
                 mark = player.shown()
                 consumed, skip = mark, 0  # the next question is one asked after this key
                 if key == "s":
@@ -583,6 +598,7 @@ class SavedCheck:
 class Outcome:
     tables: list[Table]
     moves: int
+    think: float
     wall: float
     usage: Usage
     saved: SavedCheck
@@ -663,7 +679,7 @@ async def sample(usage: Usage, tables: list[Table]) -> None:
                   f"board, {draws} draws, {failed} table(s) failed", file=sys.stderr)
 
 
-async def bench(tables_count: int, moves: int) -> Outcome:
+async def bench(tables_count: int, moves: int, think: float) -> Outcome:
     folder = Path(tempfile.mkdtemp(prefix="trash-bench-tables-"))
     server = ServerProcess(folder, tables_count * SEATS + 4)
     try:
@@ -674,7 +690,7 @@ async def bench(tables_count: int, moves: int) -> Outcome:
         usage.server_cpu_start = usage.server_cpu
         everyone = asyncio.Event()
         seated = [0]
-        tables = [Table(number, moves, everyone, seated, tables_count * SEATS)
+        tables = [Table(number, moves, everyone, seated, tables_count * SEATS, think)
                   for number in range(1, tables_count + 1)]
         with History(server.history) as history:
             for table in tables:
@@ -697,7 +713,7 @@ async def bench(tables_count: int, moves: int) -> Outcome:
         errors = [line for line in server.err.read_text(errors="replace").splitlines()
                   if "error" in line.lower() or "failed" in line.lower()
                   or "Traceback" in line]
-        return Outcome(tables, moves, wall, usage, saved, errors)
+        return Outcome(tables, moves, think, wall, usage, saved, errors)
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
@@ -715,7 +731,9 @@ def report(outcome: Outcome) -> None:
     failed = [table for table in tables if table.failure is not None]
     players = len(tables) * SEATS
     print(f"{len(tables)} tables of {SEATS} human players ({players} SSH sessions running "
-          f"the app, {TERM_SIZE[0]}×{TERM_SIZE[1]}), {outcome.moves} draws each")
+          f"the app, {TERM_SIZE[0]}×{TERM_SIZE[1]}), {outcome.moves} draws each, "
+          + (f"each answer {outcome.think:g} s after its question shows" if outcome.think
+             else "each answer at once"))
     print(f"draws measured: {len(all_three)}; screens that showed them: {len(latencies)}")
     if latencies:
         print(f"key to the move on another player's screen: median "
@@ -762,10 +780,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10, help="tables of four players")
     parser.add_argument("--moves", type=int, default=8, help="draws each player makes")
+    parser.add_argument("--think", type=float, default=THINK,
+                        help=f"seconds a player takes to answer (default {THINK:g}; 0: at "
+                             "once, the tables then play as fast as the CPU lets them)")
     args = parser.parse_args()
-    if args.tables < 1 or args.moves < 1:
-        parser.error("--tables and --moves must be at least 1")
-    report(asyncio.run(bench(args.tables, args.moves)))
+    if args.tables < 1 or args.moves < 1 or args.think < 0:
+        parser.error("--tables and --moves must be at least 1, --think at least 0")
+    report(asyncio.run(bench(args.tables, args.moves, args.think)))
 
 
 if __name__ == "__main__":
