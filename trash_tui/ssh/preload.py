@@ -1,18 +1,20 @@
 """What the SSH fork server imports before it forks sessions: the server's main script and
-every module of the app, then ``gc.freeze``.
+every module of the app, its CSS parsed, then ``gc.freeze``.
 
 Importing this module (in the fork server only) first imports the server's main script
 (its path is in ``MAIN_PATH_ENV``), as multiprocessing's own "__main__" preload means to
 and, before Python 3.13.8, never does (CPython gh-126631): a forked session then finds
 ``__main__`` in place instead of running the script again. Then it imports every module
 of the app (``APP_PACKAGES``: all its screens, including those a session only opens
-later) and moves every object created so far out of the garbage collector's sight. A
+later), parses the CSS of every widget for the default theme, and moves every object
+created so far out of the garbage collector's sight. A
 forked session never walks (and so never copies, page by page) the thousands of objects
 it shares with its siblings: it starts faster and keeps more memory shared.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
@@ -47,10 +49,22 @@ def import_app() -> None:
             importlib.import_module(module.name)
 
 
+def parse_css() -> None:
+    """Parse the CSS of every widget and of the app for the default theme: a session that
+    keeps the default theme finds it parsed (``trash_tui.app.parsed_css``)."""
+    from trash_tui.app.app import create_app
+    from trash_tui.app.parsed_css import prepare
+    from trash_tui.settings import Settings
+
+    with contextlib.suppress(Exception):  # then each session parses it, as it would
+        prepare(create_app(settings=Settings(), remote=True))
+
+
 #: The packages a session's app is made of: the screens, widgets and controllers.
 APP_PACKAGES = ("trash_tui.app", "trash_tui.play")
 
 import_main_script()
 import_app()
+parse_css()
 gc.collect()
 gc.freeze()
