@@ -21,8 +21,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import constants as textual_constants
 from textual import events
 from textual.app import App, SystemCommand
+from textual.driver import Driver
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Input
@@ -112,6 +114,15 @@ class TrashApp(App[None]):
             if isinstance(screen, LobbyScreen):
                 screen.refresh(recompose=True)
                 screen.call_after_refresh(screen.show_unfinished)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this terminal; on Linux and macOS, one whose keyboard
+        thread sleeps while nothing is typed (``quiet_driver``)."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and not textual_constants.DRIVER:
+            from trash_tui.app.quiet_driver import QuietLinuxDriver
+            return QuietLinuxDriver
+        return driver
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keymap))

@@ -1,0 +1,91 @@
+"""A terminal driver whose keyboard thread sleeps until a key comes (Linux and macOS).
+
+Textual's ``LinuxDriver`` reads the keyboard in a thread that wakes ten times a second even
+when nothing is typed: it looks whether an escape key has stood alone long enough to be a
+key of its own rather than the start of a sequence. A server holds many idle sessions, and
+each spent about a millisecond of CPU a second on it (5 ms a move at a move every five
+seconds). ``QuietLinuxDriver`` reads the same way, with Textual's own parser, but looks
+only while it may matter: for a second after anything was typed, at Textual's pace; then
+it sleeps until the next input, or until the app stops it (its stop event wakes the thread
+through a pipe).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import threading
+import time
+from codecs import getincrementaldecoder
+from typing import Any
+
+from textual import constants
+from textual._parser import ParseError
+from textual._xterm_parser import XTermParser
+from textual.drivers.linux_driver import LinuxDriver
+
+TICK = 0.1  # seconds between two looks for a lone escape key (as Textual's driver)
+AWAKE = max(1.0, 4 * constants.ESCAPE_DELAY)  # seconds it looks after the last input
+
+
+class _WakingEvent(threading.Event):
+    """The driver's stop event: setting it also wakes the sleeping keyboard thread."""
+
+    def __init__(self, wake_fd: int) -> None:
+        super().__init__()
+        self.wake_fd = wake_fd
+
+    def set(self) -> None:
+        super().set()
+        with contextlib.suppress(OSError):
+            os.write(self.wake_fd, b"!")
+
+
+class QuietLinuxDriver(LinuxDriver):
+    """``LinuxDriver`` with a keyboard thread that sleeps while nothing is typed."""
+
+    def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_read, False)
+        os.set_blocking(self._wake_write, False)
+        self.exit_event = _WakingEvent(self._wake_write)
+
+    def close(self) -> None:
+        super().close()
+        for fd in (self._wake_read, self._wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def run_input_thread(self) -> None:
+        """Read keys and send them to the app until the stop event is set."""
+        selector = selectors.DefaultSelector()
+        selector.register(self.fileno, selectors.EVENT_READ)
+        selector.register(self._wake_read, selectors.EVENT_READ)
+        parser = XTermParser(self._debug)
+        decode = getincrementaldecoder("utf-8")().decode
+        awake_until = time.monotonic() + AWAKE
+        try:
+            while not self.exit_event.is_set():
+                timeout = TICK if time.monotonic() < awake_until else None
+                for key, _mask in selector.select(timeout):
+                    if key.fd == self._wake_read:
+                        with contextlib.suppress(OSError):
+                            os.read(self._wake_read, 64)
+                        continue
+                    data = os.read(self.fileno, 4096)
+                    if not data:  # the end of the input: nothing more will come
+                        selector.unregister(self.fileno)
+                        continue
+                    awake_until = time.monotonic() + AWAKE
+                    for event in parser.feed(decode(data)):
+                        self.process_message(event)
+                for event in parser.tick():
+                    self.process_message(event)
+        finally:
+            selector.close()
+            with contextlib.suppress(EOFError, ParseError):
+                for _event in parser.feed(""):
+                    pass
