@@ -281,6 +281,7 @@ class HumanMoves:
         self.history = history
         self.owner = owner
         self.count = 0
+        self.actions = 0  # every seat's actions, the bots' included
         self.human_to_move = False  # the latest match waits for a human (as saved)
         self._matches: dict[int, tuple[Match, set[int]]] = {}
         self._applied: dict[int, int] = {}
@@ -300,6 +301,7 @@ class HumanMoves:
             if row.actions > self._applied[row.id]:
                 for action in self.history.match_actions(row.id)[self._applied[row.id]:]:
                     self.count += not match.over and match.to_move in humans
+                    self.actions += 1
                     match.apply(action)
                     self._applied[row.id] += 1
             self.human_to_move = not match.over and match.to_move in humans
@@ -358,6 +360,7 @@ class Player:
         self.latencies: list[float] = []  # seconds from a key to the screen answering it
         self.moves = 0
         self.saved_moves: int | None = None  # human moves in the history database
+        self.saved_actions = 0  # all the actions of their matches (the bots' too)
         self.saving_problem: str | None = None  # what the board said when saving stopped
         self.unrecognised = 0  # moves made whose answer the screen did not show as expected
         self.found_at = 0  # where the chunk showing what ``wait_for`` found starts
@@ -815,7 +818,9 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
             await server.stop(grace=3.0)
         try:
             for player in players:
-                player.saved_moves = HumanMoves(history, player.owner).refresh()
+                saved = HumanMoves(history, player.owner)
+                player.saved_moves = saved.refresh()
+                player.saved_actions = saved.actions
                 player.saving_problem = player.excerpt(NOT_SAVED)
         finally:
             history.close()
@@ -903,6 +908,11 @@ def report(outcome: Outcome) -> None:
         print(f"CPU of the session apps per human move (from starting the match to the last "
               f"move, {len(timed)} sessions, {timed_moves} human moves in the database): "
               f"{move_cpu * 1000:.0f} ms")
+        actions = sum(player.saved_actions for player in timed)
+        print(f"  the matches differ from run to run (random seeds): {actions / timed_moves:.1f} "
+              f"actions a human move (the bots' included), "
+              f"{sum(p.move_cpu or 0.0 for p in timed) / max(1, actions) * 1000:.1f} ms of "
+              f"CPU an action")
     first_cpu = [p.first_screen_cpu for p in players if p.first_screen_cpu is not None]
     if first_cpu:
         print(f"CPU per first screen (an app's CPU when its name prompt is drawn): median "
