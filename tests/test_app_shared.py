@@ -16,6 +16,7 @@ from trash_tui.app.app import create_app
 from trash_tui.app.shared.board import SharedBoardScreen, TableWaitingScreen
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.shared.tables_screen import CodeScreen, NewTableScreen, TablesScreen
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.settings import Settings
 from trash_tui.tables import service as service_module
 from trash_tui.tables import table as table_module
@@ -104,6 +105,29 @@ async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: 
             await pilot.press(board.key_for(board.shared.legal()[0]))
             await ann.wait_for("update", lambda m: m["actions"] > before)
             await until(pilot, lambda: len(board.shared.actions) > before)
+
+
+async def test_the_chat_line_says_escape_closes_it_and_escape_does(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"],
+                                                   "clock": 0}})
+        created = await ann.wait_for("created")
+        app = player_app(service, "key:bob", join=created["code"])
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await pilot.press("c")
+            await until(pilot, lambda: bool(board.query("#shared-chat")))
+            await pilot.pause()
+            footer = board.query_one(TrashFooter)
+            shown = {key.description: key.key for key in footer.drawn_keys()}
+            assert shown.get("Close chat") == "escape" and "Leave" not in shown
+            await pilot.press("escape")
+            await until(pilot, lambda: not board.query("#shared-chat"))
+            assert app.screen is board  # the table is still there
 
 
 async def test_watching_a_table_offers_no_move_and_the_chat_is_cleaned(tmp_path: Path

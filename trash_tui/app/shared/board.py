@@ -67,6 +67,18 @@ def rules_of(update: dict[str, Any]) -> Rules:
     return Rules()
 
 
+class ChatLine(Input):
+    """The one-line table chat: enter sends, escape closes it (the table stays)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close_chat", "Close chat", id="shared-chat-close"),
+    ]
+
+    def action_close_chat(self) -> None:
+        if isinstance(self.screen, SharedBoardScreen):
+            self.screen.close_chat()
+
+
 class SharedBoardScreen(BoardScreen):
     """A match at a shared table, for a player or a spectator."""
 
@@ -200,8 +212,8 @@ class SharedBoardScreen(BoardScreen):
         if self.query("#shared-chat"):
             self.query_one("#shared-chat", Input).focus()
             return
-        chat = Input(placeholder="Say something to the table (enter sends, esc closes)",
-                     max_length=CHAT_LENGTH, id="shared-chat")
+        chat = ChatLine(placeholder="Say something to the table (enter sends, esc closes)",
+                        max_length=CHAT_LENGTH, id="shared-chat")
         self.mount(chat, before=self.query_one("#board-status"))
         chat.focus()
 
