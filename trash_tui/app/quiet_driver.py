@@ -38,8 +38,9 @@ class _WakingEvent(threading.Event):
 
     def set(self) -> None:
         super().set()
-        with contextlib.suppress(OSError):
-            os.write(self.wake_fd, b"!")
+        if self.wake_fd >= 0:  # (-1 once the driver closed it: the number may be reused)
+            with contextlib.suppress(OSError):
+                os.write(self.wake_fd, b"!")
 
 
 class QuietLinuxDriver(LinuxDriver):
@@ -55,9 +56,12 @@ class QuietLinuxDriver(LinuxDriver):
 
     def close(self) -> None:
         super().close()
+        if isinstance(self.exit_event, _WakingEvent):
+            self.exit_event.wake_fd = -1
         for fd in (self._wake_read, self._wake_write):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        self._wake_read = self._wake_write = -1
 
     def run_input_thread(self) -> None:
         """Read keys and send them to the app until the stop event is set."""
