@@ -6,8 +6,11 @@ the board at a shared table, joining by code and watching; snapshots at 80×24 a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from table_helpers import TableClient, name_player, running_service
@@ -79,7 +82,11 @@ async def test_create_a_table_wait_and_a_friend_joins_by_code(tmp_path: Path) ->
                                                                      "bot"]
 
 
-async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def bob_at_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, Any, Any,
+                                                                   SharedBoardScreen]]:
+    """Ann (a client of the service) creates a table of two humans with no clock; Bob's
+    app joins it with the code as his SSH user name: Ann, Bob's app, its pilot, its board."""
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
@@ -91,43 +98,39 @@ async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: 
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
             board = app.screen
-            await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
-            for _ in range(200):  # play until Bob has moved once
-                await ann.drain(0.02)
-                legal = ann.my_turn()
-                if legal:
-                    await ann.send({"op": "act", "action": legal[0]})
-                if board.shared.waiting_for_human:
-                    break
-                await pilot.pause(0.02)
-            assert board.shared.waiting_for_human
-            before = len(board.shared.actions)
-            await pilot.press(board.key_for(board.shared.legal()[0]))
-            await ann.wait_for("update", lambda m: m["actions"] > before)
-            await until(pilot, lambda: len(board.shared.actions) > before)
+            assert isinstance(board, SharedBoardScreen)
+            yield ann, app, pilot, board
+
+
+async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: Path) -> None:
+    async with bob_at_anns_table(tmp_path) as (ann, _app, pilot, board):
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        for _ in range(200):  # play until Bob has moved once
+            await ann.drain(0.02)
+            legal = ann.my_turn()
+            if legal:
+                await ann.send({"op": "act", "action": legal[0]})
+            if board.shared.waiting_for_human:
+                break
+            await pilot.pause(0.02)
+        assert board.shared.waiting_for_human
+        before = len(board.shared.actions)
+        await pilot.press(board.key_for(board.shared.legal()[0]))
+        await ann.wait_for("update", lambda m: m["actions"] > before)
+        await until(pilot, lambda: len(board.shared.actions) > before)
 
 
 async def test_the_chat_line_says_escape_closes_it_and_escape_does(tmp_path: Path) -> None:
-    name_player(tmp_path, "key:ann", "Ann")
-    name_player(tmp_path, "key:bob", "Bob")
-    async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human"],
-                                                   "clock": 0}})
-        created = await ann.wait_for("created")
-        app = player_app(service, "key:bob", join=created["code"])
-        async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
-            board = app.screen
-            await pilot.press("c")
-            await until(pilot, lambda: bool(board.query("#shared-chat")))
-            await pilot.pause()
-            footer = board.query_one(TrashFooter)
-            shown = {key.description: key.key for key in footer.drawn_keys()}
-            assert shown.get("Close chat") == "escape" and "Leave" not in shown
-            await pilot.press("escape")
-            await until(pilot, lambda: not board.query("#shared-chat"))
-            assert app.screen is board  # the table is still there
+    async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, board):
+        await pilot.press("c")
+        await until(pilot, lambda: bool(board.query("#shared-chat")))
+        await pilot.pause()
+        footer = board.query_one(TrashFooter)
+        shown = {key.description: key.key for key in footer.drawn_keys()}
+        assert shown.get("Close chat") == "escape" and "Leave" not in shown
+        await pilot.press("escape")
+        await until(pilot, lambda: not board.query("#shared-chat"))
+        assert app.screen is board  # the table is still there
 
 
 async def test_watching_a_table_offers_no_move_and_the_chat_is_cleaned(tmp_path: Path
