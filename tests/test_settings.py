@@ -76,6 +76,26 @@ def test_partial_keymap_is_completed_with_defaults() -> None:
     assert settings.keymap == {**BINDING_IDS, "swap": "g"}
 
 
+def test_only_the_remapped_keys_are_given_to_textual() -> None:
+    assert DEFAULTS.remapped_keys() == {}
+    assert Settings(keymap={"swap": "w"}).remapped_keys() == {}  # the default, written out
+    assert Settings(keymap={"swap": "s", "draw-stock": "w", "hint": "h"}).remapped_keys() == {
+        "swap": "s", "draw-stock": "w"}
+
+
+def test_every_binding_with_an_id_is_declared_with_its_default_key() -> None:
+    """The app gives Textual only the remapped keys: a binding declared with another key
+    than ``BINDING_IDS`` says would silently not be the documented default."""
+    import trash_tui.app.screens.lobby as lobby
+    import trash_tui.app.screens.too_small as too_small
+    import trash_tui.app.trash.board as board
+    declared = {binding.id: binding.key
+                for screen in (board.BoardScreen, lobby.LobbyScreen, too_small.TooSmallScreen)
+                for binding in screen.BINDINGS
+                if getattr(binding, "id", None) in BINDING_IDS}
+    assert declared == dict(BINDING_IDS)
+
+
 def test_history_path_defaults_to_the_history_database(tmp_path: Path) -> None:
     assert DEFAULTS.history_path() == tmp_path / "history.sqlite3"
     assert Settings(history=tmp_path / "mine.db").history_path() == tmp_path / "mine.db"

@@ -117,6 +117,14 @@ class Settings:
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "keymap", {**BINDING_IDS, **self.keymap})
 
+    def remapped_keys(self) -> dict[str, str]:
+        """The bindings whose keys differ from their defaults (``BINDING_IDS``): the
+        keymap the app gives Textual. The bindings are declared with the default keys, so
+        an unchanged one needs no entry, and Textual, which applies its keymap to every
+        binding at every key press, has nothing to apply when nothing is remapped."""
+        return {binding: keys for binding, keys in self.keymap.items()
+                if keys != BINDING_IDS.get(binding)}
+
     def history_path(self) -> Path:
         """The history database to use: ``history``, or the default one."""
         return self.history if self.history is not None else default_history_path()

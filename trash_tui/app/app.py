@@ -106,7 +106,7 @@ class TrashApp(App[None]):
             return
         self.settings = settings
         self.theme = settings.theme
-        self.set_keymap(dict(settings.keymap))
+        self.set_keymap(settings.remapped_keys())
         if self._history is not None and self._history.path != settings.history_path():
             self._history.close()
             self._history, self._history_failed = None, False
@@ -125,7 +125,7 @@ class TrashApp(App[None]):
         return driver
 
     def on_mount(self) -> None:
-        self.set_keymap(dict(self.settings.keymap))
+        self.set_keymap(self.settings.remapped_keys())
         if self.remote and self.registered_name() is None:
             # a new key: the name prompt is the first screen (cheap to draw), the lobby
             # comes after it
