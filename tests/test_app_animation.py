@@ -3,6 +3,7 @@ and never show a card the viewer cannot see."""
 
 from __future__ import annotations
 
+from board_helpers import summary_up
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,7 +11,6 @@ from bots.builtin import greedy_policy
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.animation import chain_frames
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.engine.match import Match
 from trash_tui.engine.rng import Rng
 from trash_tui.rules import Rules
@@ -65,7 +65,7 @@ async def test_with_animation_a_chain_is_shown_step_by_step_and_play_goes_on() -
             seen_animating = seen_animating or board.animating
             if board.controller.over or len(board.controller.actions) > 60:
                 break
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 await pilot.press("enter")
             elif board.controller.waiting_for_human and not board.animating:
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from board_helpers import summary_up
+
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.rules_help import RulesHelpScreen
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
+from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.table import SLOT_GAP, LayoutView, PileView
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, WILD_BASE
 from trash_tui.rules import Rules
@@ -36,7 +38,7 @@ async def test_clicking_the_stock_and_the_discard_pile_draws_from_them() -> None
             if board.controller.waiting_for_human and \
                     DRAW_STOCK in board.controller.legal():
                 break
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 await pilot.press("enter")
             elif board.controller.waiting_for_human:
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
@@ -50,7 +52,7 @@ async def test_clicking_the_stock_and_the_discard_pile_draws_from_them() -> None
             legal = board.controller.legal()
             if DRAW_DISCARD in legal:
                 break
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 await pilot.press("enter")
             elif legal:
                 await pilot.press(BoardScreen.key_for(legal[0]))
@@ -71,7 +73,7 @@ async def test_clicking_a_slot_puts_the_wild_there() -> None:
             legal = controller.legal()
             if any(action > WILD_BASE for action in legal):
                 break
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 await pilot.press("enter")
             elif legal:
                 await pilot.press(BoardScreen.key_for(legal[0]))
@@ -206,3 +208,41 @@ async def test_a_key_pressed_while_a_move_is_shown_is_taken_when_it_ends() -> No
             if len(board.controller.actions) > before:
                 break
         assert len(board.controller.actions) > before
+
+
+async def to_the_end_of_a_deal(app, pilot, board: BoardScreen) -> None:
+    for _ in range(3000):
+        await pilot.pause()
+        if summary_up(app):
+            return
+        if board.controller.waiting_for_human:
+            await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
+    raise AssertionError("no deal ended: pick a seed")
+
+
+async def test_the_summary_of_a_deal_is_over_the_board_and_only_its_keys_act() -> None:
+    """The summary is a box over the board, not a screen: a click on the piles behind it
+    does nothing, the footer offers only its key and the rules, the rules open over it
+    and come back to it, and escape closes it without leaving the board."""
+    app = create_app(Rules(), ["human", "greedy"], seed=8, animation="off", play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        board = await board_of(app, pilot)
+        await to_the_end_of_a_deal(app, pilot, board)
+        assert app.screen is board
+        assert [key.description for key in board.query_one(TrashFooter).shown_keys()
+                if not key.palette] == ["Next deal", "Rules"]
+        actions = len(board.controller.actions)
+        await pilot.click(board.query_one(PileView), offset=(2, 2))  # the stock, behind
+        await pilot.pause()
+        assert summary_up(app) and len(board.controller.actions) == actions
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesHelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is board and summary_up(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is board and not summary_up(app)
+        assert "Next deal" not in [key.description
+                                   for key in board.query_one(TrashFooter).shown_keys()]

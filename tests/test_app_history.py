@@ -4,11 +4,12 @@ step through a replay (Textual pilot; the history database is the test's own).""
 from __future__ import annotations
 
 import pytest
+from board_helpers import summary_up
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.history import HistoryScreen, duration_text
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.engine.stepper import ReplayCursor
 from trash_tui.history import FINISHED, PLAYING, History
@@ -29,7 +30,7 @@ async def human_moves(app, pilot, count: int) -> None:
         await pilot.pause()
         if made >= count or board.controller.over:
             return
-        if isinstance(app.screen, DealOverScreen):
+        if summary_up(app):
             await pilot.press("enter")
         elif board.controller.waiting_for_human:
             await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
@@ -82,26 +83,27 @@ async def test_leaving_the_board_keeps_the_match_for_continue() -> None:
         assert isinstance(app.screen, BoardScreen)
 
 
-async def test_the_end_of_a_deal_has_its_own_screen_and_bots_wait_for_it() -> None:
+async def test_the_end_of_a_deal_shows_its_summary_over_the_board_and_bots_wait_for_it(
+) -> None:
     app = create_app(RULES, ["human", "greedy"], seed=8, animation="off", play_now=True)
     async with app.run_test(size=(100, 32)) as pilot:
         board = app.screen
         assert isinstance(board, BoardScreen)
         for _ in range(2000):
             await pilot.pause()
-            if isinstance(app.screen, DealOverScreen | StandingsScreen):
+            if summary_up(app) or isinstance(app.screen, StandingsScreen):
                 break
             if board.controller.waiting_for_human:
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
-        assert isinstance(app.screen, DealOverScreen)
-        text = " ".join(str(label.render()) for label in app.screen.query("Label"))
+        assert summary_up(app)
+        text = " ".join(str(part.render()) for part in board.query("#deal-over Static"))
         assert "is over" in text and (" to 2 slots" in text or "void" in text)
         actions = len(board.controller.actions)
         await pilot.pause(0.05)
         assert len(board.controller.actions) == actions  # nobody plays behind the summary
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen is board
+        assert app.screen is board and not summary_up(app)
 
 
 async def finish_a_match(seed: int) -> int:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import unicodedata
 
+from board_helpers import summary_up
+
 from trash_tui.app.app import create_app
 from trash_tui.app.neighbor.replay import NeighborReplayScreen
 from trash_tui.app.screens.history import HistoryScreen
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.history import History
 from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
@@ -115,7 +117,7 @@ async def test_a_continued_match_with_bracketed_names_reaches_its_end_screens() 
         seen = ""
         for _ in range(3000):
             await pilot.pause()
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 seen += " ".join(str(label.render()) for label in app.screen.query("Label"))
                 await pilot.press("enter")
             elif isinstance(app.screen, StandingsScreen):

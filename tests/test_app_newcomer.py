@@ -10,6 +10,7 @@ import re
 import time
 from pathlib import Path
 
+from board_helpers import summary_up
 from textual import events
 
 from trash_tui.app.app import LobbyScreen, create_app
@@ -18,7 +19,7 @@ from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names, names_p
 from trash_tui.app.screens.remote import NameScreen
 from trash_tui.app.screens.unfinished import UnfinishedScreen
 from trash_tui.app.trash.board import BoardScreen, slot_ranges, wild_prompt
-from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen, deal_lines
+from trash_tui.app.trash.endings import StandingsScreen, deal_lines
 from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.cli.replay_cmd import shown_once
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
@@ -43,7 +44,7 @@ async def play_to(pilot, board: BoardScreen, wanted, limit: int = 3000) -> None:
         await pilot.pause()
         if wanted():
             return
-        if isinstance(pilot.app.screen, DealOverScreen):
+        if summary_up(pilot.app):
             await pilot.press("enter")
         elif board.controller.legal():
             await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
@@ -352,7 +353,7 @@ async def test_item_10_the_log_keeps_up_with_the_board_during_your_chain() -> No
         board.show = watched
         for _ in range(600):
             await pilot.pause(0.02)
-            if len(frames) >= 12 or isinstance(app.screen, DealOverScreen):
+            if len(frames) >= 12 or summary_up(app):
                 break
             if board.controller.waiting_for_human and not board.animating:
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))

@@ -5,10 +5,10 @@ the first place stop saving it, and says so, instead of mixing two games in one.
 from __future__ import annotations
 
 import pytest
+from board_helpers import summary_up
 
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.history import PLAYING, History, MatchTaken
 from trash_tui.play.neighbor_controller import NeighborController
 from trash_tui.play.saving import (
@@ -82,7 +82,7 @@ async def test_the_board_says_it_no_longer_saves_the_match() -> None:
             await pilot.pause()
             if board.problem:
                 break
-            if isinstance(app.screen, DealOverScreen):
+            if summary_up(app):
                 await pilot.press("enter")
             elif board.controller.waiting_for_human:
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))

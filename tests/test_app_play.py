@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from board_helpers import summary_up
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.hot_seat import HotSeatScreen
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen
+from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.presets import preset_rules
 from trash_tui.rules import Rules
 
@@ -26,7 +27,7 @@ async def play_to_the_end(app, pilot, limit: int = 3000) -> BoardScreen:
         await pilot.pause()
         if controller.over:
             break
-        if isinstance(app.screen, DealOverScreen):
+        if summary_up(app):
             await pilot.press("enter")
         elif controller.waiting_for_human:
             action = controller.legal()[0]
@@ -162,11 +163,11 @@ async def test_a_move_key_on_the_deal_summary_closes_it_and_is_played() -> None:
         controller = board.controller
         for _ in range(3000):
             await pilot.pause()
-            if isinstance(app.screen, DealOverScreen) or controller.over:
+            if summary_up(app) or controller.over:
                 break
             if controller.waiting_for_human:
                 await pilot.press(BoardScreen.key_for(controller.legal()[0]))
-        assert isinstance(app.screen, DealOverScreen), "no deal ended: pick a seed"
+        assert summary_up(app), "no deal ended: pick a seed"
         assert "Your move" not in board.status_shown
         assert "deal is over" in board.status_shown
         assert controller.waiting_for_human, "the human must open the next deal: pick a seed"

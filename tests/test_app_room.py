@@ -7,12 +7,12 @@ table, its cards drawn once (Textual pilot, seeded games)."""
 from __future__ import annotations
 
 import pytest
+from board_helpers import summary_up
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.app.widgets import table as table_module
 from trash_tui.app.widgets.cards import CARD_SIZES, COMPACT, HUGE, LARGE, NORMAL, drawn_lines
 from trash_tui.app.widgets.table import GROW_SPARE, LayoutView, PileView, TableView, arrange_table
@@ -33,7 +33,7 @@ async def board_after_moves(pilot, moves: int = 3) -> BoardScreen:
     done = 0
     while done < moves:
         await pilot.pause()
-        if isinstance(pilot.app.screen, DealOverScreen):
+        if summary_up(pilot.app):
             await pilot.press("enter")
         elif board.controller.legal():
             await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
@@ -139,7 +139,7 @@ async def test_item_11_the_cards_keep_their_size_as_the_status_line_wraps_and_un
         heights, card_sizes = set(), set()
         for _ in range(30):  # the human's moves, and the end of a deal if one comes
             await pilot.pause()
-            if isinstance(pilot.app.screen, DealOverScreen):
+            if summary_up(pilot.app):
                 await pilot.press("enter")
             elif board.controller.legal():
                 heights.add(status.size.height)

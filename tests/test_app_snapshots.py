@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
+from board_helpers import summary_up
 
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
 from trash_tui.engine.actions import WILD_BASE
 from trash_tui.history import History
 from trash_tui.play.controller import MatchController, make_seats
@@ -49,7 +49,7 @@ async def play_until(pilot, board: BoardScreen, done, limit: int = 3000) -> None
         await pilot.pause()
         if done():
             return
-        if isinstance(app.screen, DealOverScreen):
+        if summary_up(app):
             await pilot.press("enter")
         elif board.controller.legal():
             await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))
@@ -109,7 +109,7 @@ def test_end_of_a_deal(snap_compare, size: tuple[int, int]) -> None:
         board = pilot.app.screen
         for _ in range(3000):
             await pilot.pause()
-            if isinstance(pilot.app.screen, DealOverScreen):
+            if summary_up(pilot.app):
                 return
             if board.controller.legal():
                 await pilot.press(BoardScreen.key_for(board.controller.legal()[0]))

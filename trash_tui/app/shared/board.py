@@ -29,7 +29,7 @@ from textual.widgets import Input, Label, RichLog, Static
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverScreen
+from trash_tui.app.trash.endings import DealOverPanel
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.rules import Rules
@@ -164,8 +164,8 @@ class SharedBoardScreen(BoardScreen):
             self.set_timer(SUMMARY_SECONDS, self.close_summary)
 
     def close_summary(self) -> None:
-        if self.waiting_for_summary and isinstance(self.app.screen, DealOverScreen):
-            self.app.screen.dismiss(None)
+        if self.waiting_for_summary:
+            self.query_one(DealOverPanel).close()
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()

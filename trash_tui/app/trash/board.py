@@ -27,12 +27,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
 from trash_tui.app.trash.animation import chain_frames
-from trash_tui.app.trash.endings import DealOverScreen, StandingsScreen, deal_lines, standings_lines
+from trash_tui.app.trash.endings import (
+    MOVE_KEYS,
+    DealOverPanel,
+    StandingsScreen,
+    deal_lines,
+    standings_lines,
+)
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.app.widgets.table import LayoutView, PileView, TableView
@@ -68,7 +74,7 @@ class BoardScreen(Screen[None]):
     """A match in play."""
 
     DEFAULT_CSS = """
-    BoardScreen { layout: vertical; }
+    BoardScreen { layout: vertical; layers: default summary; }
     #board-top { height: 1fr; }
     #board-side { width: 34; }  /* TableRoom widens it on wide screens */
     #board-log { height: 1fr; border: round $panel; }
@@ -76,6 +82,7 @@ class BoardScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "close_summary", "Next deal", id="continue-deal"),
         Binding("s", "draw_stock", "Stock", id="draw-stock"),
         Binding("d", "draw_discard", "Discard", id="draw-discard"),
         Binding("w", "swap", "Swap", id="swap"),
@@ -118,6 +125,7 @@ class BoardScreen(Screen[None]):
                 yield GameLog(id="board-log")
         yield Static(id="board-status")
         yield TrashFooter()
+        yield DealOverPanel(id="deal-over-panel")
 
     def on_mount(self) -> None:
         self.refresh_view()
@@ -279,7 +287,11 @@ class BoardScreen(Screen[None]):
 
     # --- bindings follow the legal actions ------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only legal actions are offered: the others are hidden from the footer."""
+        """Only legal actions are offered: the others are hidden from the footer. While
+        the summary of a deal is up, its key is the board's only one (the rules' key is the
+        app's)."""
+        if self.waiting_for_summary or action == "close_summary":
+            return self.waiting_for_summary and action == "close_summary"
         if action in _ACTION_KEYS:
             return _ACTION_KEYS[action] in self.controller.legal()
         if action == "wild":
@@ -337,12 +349,14 @@ class BoardScreen(Screen[None]):
     # --- clicks ----------------------------------------------------------------------
     def on_pile_view_pile_clicked(self, message: PileView.PileClicked) -> None:
         action = {"stock": DRAW_STOCK, "discard": DRAW_DISCARD}.get(message.pile)
-        if action is not None and self.controller.waiting_for_human:
+        if action is not None and self.controller.waiting_for_human and \
+                not self.waiting_for_summary:
             self._take(action)
 
     def on_layout_view_slot_clicked(self, message: LayoutView.SlotClicked) -> None:
         controller = self.controller
-        if controller.waiting_for_human and message.seat == controller.to_move:
+        if controller.waiting_for_human and message.seat == controller.to_move and \
+                not self.waiting_for_summary:
             self._take(wild_action(message.slot))
 
     # --- the hint --------------------------------------------------------------------
@@ -387,16 +401,34 @@ class BoardScreen(Screen[None]):
                      else f"Deal {summary.number} is over")
             self.waiting_for_summary = True
             self.set_status(self.status_text())
-            self.app.push_screen(DealOverScreen(title, deal_lines(controller.match, summary,
-                                                                  controller.names)),
-                                 callback=self._summary_closed)
+            self.query_one(DealOverPanel).show(title, deal_lines(controller.match, summary,
+                                                                 controller.names))
+            self.refresh_bindings()
             return
         self.schedule_bots()
 
-    def _summary_closed(self, key: str | None) -> None:
+    def action_close_summary(self) -> None:
+        self.query_one(DealOverPanel).close()
+
+    def on_key(self, event: Key) -> None:
+        """While the summary of a deal is up, escape closes it (the board stays), and so
+        does a key of the board's moves (``MOVE_KEYS``), which is then taken as the move: a
+        player who presses ``s`` for the next deal's first draw is not ignored."""
+        if self.waiting_for_summary and (event.key in MOVE_KEYS or event.key == "escape"):
+            event.stop()
+            self.query_one(DealOverPanel).close(event.key if event.key in MOVE_KEYS else None)
+
+    @property
+    def summary_shown(self) -> bool:
+        """The summary of the deal that just ended is over the board."""
+        return self.query_one(DealOverPanel).shown
+
+    def on_deal_over_panel_closed(self, message: DealOverPanel.Closed) -> None:
         """The summary closed; a move key that closed it is the board's now (taken as
         soon as the board is free, like a key pressed during a move's frames)."""
+        key = message.key
         self.waiting_for_summary = False
+        self.refresh_bindings()
         self.set_status(self.status_text())
         self.schedule_bots()
         if key is not None:

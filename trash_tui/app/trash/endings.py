@@ -1,8 +1,8 @@
 """The end of a deal and the end of the match: what happened and the standings.
 
 ``deal_lines`` and ``standings_lines`` turn the engine's summaries into sentences (no UI),
-so the screens, the replay viewer and tests share them. ``DealOverScreen`` is a modal
-over the board (the bots wait until it is closed); ``StandingsScreen`` replaces the board
+so the screens, the replay viewer and tests share them. ``DealOverPanel`` is a box over
+the board (the bots wait until it is closed); ``StandingsScreen`` replaces the board
 when the match is over. Their lines wrap inside the box, so no sentence is cut.
 """
 
@@ -14,9 +14,9 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.events import Key
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Label
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Label, Static
 
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.match import DealSummary, Match
@@ -74,48 +74,57 @@ def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
     return lines
 
 
-class DealOverScreen(ModalScreen[str | None]):
-    """A deal has ended: its result over the board until the player goes on."""
+class DealOverPanel(Vertical):
+    """A deal has ended: its result in a box over the board until the player goes on (the
+    bots wait). It is part of the board, not a screen of its own: showing and closing it
+    draws only its box and what it covered (a screen over the board made the board be laid
+    out and drawn in full again at every deal). The board takes the keys that close it;
+    ``Closed`` tells the board, with the move key that closed it, if one did."""
 
     DEFAULT_CSS = """
-    DealOverScreen { align: center middle; }
-    #deal-over { width: 76; max-width: 100%; height: auto; max-height: 100%;
-                 padding: 1 2; border: thick $accent; background: $surface; }
-    #deal-over Label { width: 100%; }
+    DealOverPanel { layer: summary; dock: top; display: none; width: 100%; height: 100%;
+                    align: center middle; visibility: hidden; }
+    #deal-over { visibility: visible; width: 76; max-width: 100%; height: auto;
+                 max-height: 100%; padding: 1 2; border: thick $accent; background: $surface; }
+    #deal-over Static { width: 100%; }
     #deal-over-title { text-style: bold; margin-bottom: 1; }
     #deal-over Button { margin-top: 1; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Next deal", id="continue-deal"),
-    ]
+    class Closed(Message):
+        """The summary was closed; ``key`` is the move key that closed it, if one did."""
 
-    def __init__(self, title: str, lines: Sequence[str]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.lines = list(lines)
+        def __init__(self, key: str | None) -> None:
+            super().__init__()
+            self.key = key
 
     def compose(self) -> ComposeResult:
         with Vertical(id="deal-over"):
-            yield Label(self.title_text, id="deal-over-title", markup=False)
-            for line in self.lines:
-                yield Label(line, markup=False)  # names are players' text
-            yield Button("Next deal", id="deal-over-close", variant="primary")
-        yield TrashFooter()
+            yield Static(id="deal-over-title", markup=False)
+            yield Static(id="deal-over-lines", markup=False)  # names are players' text
+            button = Button("Next deal", id="deal-over-close", variant="primary")
+            button.can_focus = False  # the board's keys close it; a click does too
+            yield button
+
+    @property
+    def shown(self) -> bool:
+        return self.display
+
+    def show(self, title: str, lines: Sequence[str]) -> None:
+        """Show ``title`` and ``lines`` (each wraps inside the box)."""
+        self.query_one("#deal-over-title", Static).update(title)
+        self.query_one("#deal-over-lines", Static).update("\n".join(lines))
+        self.display = True
+
+    def close(self, key: str | None = None) -> None:
+        """Hide the summary and tell the board (``key``: the move key that closed it)."""
+        if self.display:
+            self.display = False
+            self.post_message(self.Closed(key))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_close()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_key(self, event: Key) -> None:
-        """A key of the board's moves (``MOVE_KEYS``) closes the summary and goes on to
-        the board: a player who presses ``s`` for the next deal's first draw is not
-        ignored."""
-        if event.key in MOVE_KEYS:
-            event.stop()
-            self.dismiss(event.key)
+        event.stop()
+        self.close()
 
 
 #: Keys the board takes as moves (draw, discard, swap, keep, call, silent, a slot).
