@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from bots.base import BotError
+from trash_tui.app.lean_strips import share as share_lean_strips
 from trash_tui.app.parsed_css import share as share_parsed_css
 from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
@@ -537,6 +538,7 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
     defaults, never the user's file) with ``rules``, ``seats``, ``animation`` and ``theme``
     overriding it when given."""
     share_parsed_css()
+    share_lean_strips()
     base = settings or Settings()
     changes: Mapping[str, Any] = {
         key: value for key, value in (("rules", rules), ("seats", tuple(seats or ()) or None),
