@@ -75,13 +75,17 @@ def test_forked_sessions_find_every_screen_of_the_app_already_imported(tmp_path:
     """A session forked from the fork server does not import the app again: the entry point,
     the board, the lobby, the shared tables' screens and the widgets are there already (a
     session that imported them itself would spend a third of a second and keep its own
-    copy of them)."""
+    copy of them), nor what Textual and Rich import late (when an app first runs, when text
+    is first measured)."""
+    from rich._unicode_data._versions import VERSIONS
+
     script = tmp_path / "server_main.py"
     script.write_text(textwrap.dedent(APP_CHECK_SCRIPT))
     wanted = ["trash_tui.ssh.session", "trash_tui.app.app", "trash_tui.app.trash.board",
               "trash_tui.app.screens.lobby", "trash_tui.app.screens.remote",
               "trash_tui.app.shared.board", "trash_tui.app.widgets.table",
-              "trash_tui.play.controller"]
+              "trash_tui.play.controller", "textual.pilot", "textual.drivers.headless_driver",
+              "rich._unicode_data.unicode" + VERSIONS[-1].replace(".", "-")]
     result = subprocess.run([sys.executable, str(script), *wanted], check=True, timeout=120,
                             capture_output=True, text=True)
     assert result.stdout.split() == wanted

@@ -49,6 +49,18 @@ def import_app() -> None:
             importlib.import_module(module.name)
 
 
+def import_what_textual_imports_late() -> None:
+    """Import the modules Textual and Rich import only when an app first runs or measures
+    text (``LATE_IMPORTS``, and Rich's table of character widths): otherwise each
+    session imports them again, into memory of its own."""
+    for name in LATE_IMPORTS:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    from rich.cells import get_character_cell_size
+
+    get_character_cell_size("x", "latest")  # imports the latest table
+
+
 def parse_css() -> None:
     """Parse the CSS of every widget and of the app for the default theme: a session that
     keeps the default theme finds it parsed (``trash_tui.app.parsed_css``)."""
@@ -62,9 +74,12 @@ def parse_css() -> None:
 
 #: The packages a session's app is made of: the screens, widgets and controllers.
 APP_PACKAGES = ("trash_tui.app", "trash_tui.play")
+#: Modules Textual imports only when an app runs.
+LATE_IMPORTS = ("textual.pilot", "textual.drivers.headless_driver")
 
 import_main_script()
 import_app()
+import_what_textual_imports_late()
 parse_css()
 gc.collect()
 gc.freeze()
