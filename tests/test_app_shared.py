@@ -163,7 +163,12 @@ async def test_watching_a_table_offers_no_move_and_the_chat_is_cleaned(tmp_path:
             assert not any("\x1b" in str(line.text) for line in log.lines)
 
 
-async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def bob_sees_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, Any, Any,
+                                                                    TablesScreen]]:
+    """Bob's app opens the (empty) tables screen; then Ann (a client of the service)
+    creates "Night owls" (two humans and an easy bot) and it shows in Bob's list: Ann,
+    Bob's app, its pilot, its tables screen."""
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
@@ -173,46 +178,39 @@ async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TablesScreen))
             screen = app.screen
-            assert screen.tables == []
+            assert isinstance(screen, TablesScreen) and screen.tables == []
             ann = await TableClient.connect(service, "key:ann")
             await ann.send({"op": "create", "config": {"name": "Night owls",
                                                        "seats": ["human", "human", "easy"]}})
             await until(pilot, lambda: len(screen.tables) == 1)
-            row = screen.query_one("#tables-list").get_row_at(0)
-            assert row[0] == "Night owls" and row[1] == "Ann"
-            assert "○ open" in row[3] and "bot easy" in row[3]
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            yield ann, app, pilot, screen
+
+
+async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
+    async with bob_sees_anns_table(tmp_path) as (_ann, app, pilot, screen):
+        row = screen.query_one("#tables-list").get_row_at(0)
+        assert row[0] == "Night owls" and row[1] == "Ann"
+        assert "○ open" in row[3] and "bot easy" in row[3]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
 
 
 async def test_the_tables_list_waits_under_a_table_and_is_fresh_when_back(tmp_path: Path
                                                                         ) -> None:
     """At a table, the list under its board is neither sent nor drawn (it would draw the
     board again in full at every change); back from the table, it is up to date."""
-    name_player(tmp_path, "key:ann", "Ann")
-    name_player(tmp_path, "key:bob", "Bob")
-    async with running_service(tmp_path) as service:
-        app = player_app(service, "key:bob")
-        async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: app.tables_link.connected)
-            await pilot.press("t")
-            await until(pilot, lambda: isinstance(app.screen, TablesScreen))
-            tables = app.screen
-            ann = await TableClient.connect(service, "key:ann")
-            await ann.send({"op": "create", "config": {"name": "Night owls",
-                                                       "seats": ["human", "human", "easy"]}})
-            await until(pilot, lambda: len(tables.tables) == 1)
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
-            await ann.send({"op": "create", "config": {"name": "Early birds",
-                                                       "seats": ["human", "easy"]}})
-            await ann.wait_for("created")
-            await pilot.pause(0.5)
-            assert len(tables.tables) == 1
-            assert tables.query_one("#tables-list").row_count == 1
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is tables)
-            await until(pilot, lambda: tables.query_one("#tables-list").row_count == 2)
+    async with bob_sees_anns_table(tmp_path) as (ann, app, pilot, tables):
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+        await ann.send({"op": "create", "config": {"name": "Early birds",
+                                                   "seats": ["human", "easy"]}})
+        await ann.wait_for("created")
+        await pilot.pause(0.5)
+        assert len(tables.tables) == 1
+        assert tables.query_one("#tables-list").row_count == 1
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is tables)
+        await until(pilot, lambda: tables.query_one("#tables-list").row_count == 2)
 
 
 async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_player(

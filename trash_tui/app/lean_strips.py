@@ -68,9 +68,9 @@ def lean_init(self: Strip, segments: Iterable[Segment], cell_length: int | None 
     self._cell_count = None
 
 
-def textual_caches() -> dict[str, int] | None:
-    """The caches (name: size) a strip made by Textual's own ``Strip.__init__`` has; None
-    if it has anything this module does not know how to leave out."""
+def textual_caches() -> dict[str, int]:
+    """The caches (name: size) a strip made by ``Strip.__init__`` has now (``share``
+    compares them with ``CACHE_SIZES`` before it changes anything)."""
     strip = Strip([])
     caches: dict[str, int] = {}
     for name in Strip.__slots__:
