@@ -59,7 +59,11 @@ and this process's CPU (the server and the clients), the machine's CPU over the 
 others' share included: other work on the machine slows the sessions) and the targets:
 ≤ 40 ms of CPU per human move, ≤ 60 ms per first screen, ≤ 25 MB PSS per session.
 
-    python benchmarks/ssh.py [--sessions N] [--moves N]
+With ``--pages`` (as root) it also says where a session's private memory comes from, for
+up to ``PAGES_SAMPLE`` sessions at each memory sample: pages copied from the fork server
+(those that hold the same bytes again included) and the app's own (``fork_pages.py``).
+
+    python benchmarks/ssh.py [--sessions N] [--moves N] [--pages]
     python benchmarks/ssh.py --crowd [--sessions N] [--seconds S] [--every E] [--ramp R]
 """
 
@@ -78,6 +82,7 @@ import bisect
 import codecs
 import contextlib
 import dataclasses
+import importlib.util
 import io
 import math
 import os
@@ -88,7 +93,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncssh
 
@@ -130,6 +135,7 @@ ANSWER_WAIT = 30.0  # seconds for the screen to answer a key (the crowd mode)
 NEW_MATCH_WAIT = 5.0  # seconds for a new match to reach it before pressing n again
 SAMPLE_EVERY = 0.2  # seconds between two CPU samples of the session apps
 MEMORY_EVERY = 2.0  # seconds between two memory samples (smaps_rollup costs more)
+PAGES_SAMPLE = 5  # sessions whose pages --pages compares with the fork server's
 STAGE_TIMEOUT = 120.0  # seconds any one stage (first screen, a move, quitting) may take
 T = TypeVar("T")
 
@@ -703,6 +709,10 @@ class MemorySample:
     #: The CPU seconds of every session app, as last seen (forked apps are not children
     #: of this process, so the operating system's child accounting misses them).
     cpu: dict[int, float] = dataclasses.field(default_factory=dict)
+    #: ``--pages``: the module comparing pages (``fork_pages.py``), and its splits of the
+    #: private memory of up to ``PAGES_SAMPLE`` sessions at the sample kept.
+    pages_module: Any = None
+    pages: list[Any] = dataclasses.field(default_factory=list)
 
     def take_cpu(self, server: RunningServer) -> None:
         for session in server.sessions:
@@ -722,6 +732,10 @@ class MemorySample:
             shares = {pid: pss_mb(pid) for pid in self.sessions}
             self.proportional = {pid: size for pid, size in shares.items() if size is not None}
             self.this_process = rss_mb("self") or 0.0
+            if self.pages_module is not None:
+                splits = [self.pages_module.split(pid) for pid in list(self.sessions)[
+                    :PAGES_SAMPLE]]
+                self.pages = [page_split for page_split in splits if page_split is not None]
 
 
 async def sample_apps(server: RunningServer, sample: MemorySample) -> None:
@@ -773,8 +787,19 @@ def cpu_seconds(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def fork_pages() -> Any:
+    """``benchmarks/fork_pages.py``, loaded from beside this file (this folder is not on
+    the import path: its ``bots.py`` would hide the ``bots`` package)."""
+    spec = importlib.util.spec_from_file_location(
+        "fork_pages", Path(__file__).with_name("fork_pages.py"))
+    assert spec is not None and spec.loader is not None
+    module = sys.modules["fork_pages"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float = 60.0,
-                every: float = 3.0, ramp: float = 0.0) -> Outcome:
+                every: float = 3.0, ramp: float = 0.0, pages: bool = False) -> Outcome:
     """Serve ``sessions`` players, each playing ``moves`` moves (or, in a crowd arriving
     over ``ramp`` s, a move every ``every`` s for ``seconds`` s after the last arrival)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -782,7 +807,7 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
         echo = io.StringIO()
         server = await start_server(config, echo=echo)
         history = History(config.history)
-        memory = MemorySample()
+        memory = MemorySample(pages_module=fork_pages() if pages else None)
         sampler = asyncio.ensure_future(sample_apps(server, memory))
         pids: set[int] = set()
 
@@ -930,6 +955,11 @@ def report(outcome: Outcome) -> None:
                   f"all together {sum(shares):.0f} MB")
         print(f"this process (server and {count} clients) at that moment: "
               f"{memory.this_process:.1f} MB")
+        if memory.pages_module is not None:
+            print(f"  where a session's private memory comes from: "
+                  f"{memory.pages_module.summary(memory.pages)}" if memory.pages else
+                  "  where a session's private memory comes from: unknown (run as root to "
+                  "read the page frame numbers)")
     if outcome.left:
         print(f"session apps still running after the server stopped: {outcome.left}")
     if outcome.pace is None:
@@ -963,6 +993,8 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None,
                         help="--crowd: seconds over which the sessions arrive "
                              "(default: a tenth of a second each)")
+    parser.add_argument("--pages", action="store_true",
+                        help="say where a session's private memory comes from (as root)")
     args = parser.parse_args()
     sessions = args.sessions if args.sessions is not None else (100 if args.crowd else 20)
     ramp = args.ramp if args.ramp is not None else (sessions / 10 if args.crowd else 0.0)
@@ -972,7 +1004,7 @@ def main() -> None:
                for value in (args.seconds, args.every, ramp)) or args.every <= 0:
         parser.error("--seconds and --ramp must be 0 or more, --every more than 0")
     report(asyncio.run(bench(sessions, args.moves, args.crowd, args.seconds, args.every,
-                             ramp if args.crowd else 0.0)))
+                             ramp if args.crowd else 0.0, args.pages)))
 
 
 if __name__ == "__main__":
