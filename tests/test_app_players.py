@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from players_helpers import ANCHORS, finish, fixed_anchors, shared
@@ -27,6 +28,7 @@ from trash_tui.settings import Settings, default_history_path
 SIZES = [(80, 24), (160, 48)]
 SIZE_IDS = ["80x24", "160x48"]
 WHEN = 1_780_000_000  # every stored time is fixed from here
+SEEN_NOW = float(WHEN + 30 * 86400)  # "now" for the history (2026-06-27, UTC)
 ME = "SHA256:robin"
 #: The local player's results against the bots: (opponents, places), oldest first.
 AT_HOME = [(["normal"], [1, 2]), (["normal"], [2, 1]), (["easy"], [1, 2]),
@@ -42,6 +44,9 @@ PEOPLE = [(f"SHA256:p{n}", name) for n, name in enumerate(
 @pytest.fixture(autouse=True)
 def _fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fixed_anchors(monkeypatch)
+    # The history's clock: an app that opens says its player was seen "now" (the date on
+    # Robin's own line), which must not be the day the test runs.
+    monkeypatch.setattr("trash_tui.history.time", SimpleNamespace(time=lambda: SEEN_NOW))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TRASH_TUI_HISTORY", str(tmp_path / "history.sqlite3"))
     monkeypatch.setenv("TZ", "UTC")
