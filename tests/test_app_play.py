@@ -9,8 +9,10 @@ from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.hot_seat import HotSeatScreen
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
+from trash_tui.engine.actions import DRAW_STOCK
 from trash_tui.presets import preset_rules
 from trash_tui.rules import Rules
+from trash_tui.settings import Settings
 
 
 @pytest.fixture(autouse=True)
@@ -177,3 +179,35 @@ async def test_a_move_key_on_the_deal_summary_closes_it_and_is_played() -> None:
         await pilot.pause()
         assert isinstance(app.screen, BoardScreen)
         assert len(controller.actions) > actions  # the key was played, not lost
+
+
+async def test_remapped_move_keys_are_named_on_the_status_line_and_close_the_summary() -> None:
+    """With the stock on g in the settings' keymap, the status line offers "g: draw from
+    the stock" (not s), and g pressed on the summary of a deal closes it and draws: the
+    keys a player chose work everywhere the default ones do."""
+    settings = Settings(keymap={"draw-stock": "g"})
+    app = create_app(Rules(start_size=3), ["human", "greedy"], seed=11, animation="off",
+                     play_now=True, settings=settings)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        controller = board.controller
+        offered = []
+        for _ in range(3000):
+            await pilot.pause()
+            if summary_up(app) or controller.over:
+                break
+            if controller.waiting_for_human:
+                offered.append(board.status_shown)
+                await pilot.press(board.move_keys()[controller.legal()[0]][0])
+        assert summary_up(app), "no deal ended: pick a seed"
+        assert any("g: draw from the stock" in line for line in offered)
+        assert not any("s: draw from the stock" in line for line in offered)
+        assert controller.legal()[0] == DRAW_STOCK, "the human must open the next deal"
+        actions = len(controller.actions)
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.pause()
+        assert not summary_up(app)
+        assert controller.actions[actions] == DRAW_STOCK  # the key was played, not lost

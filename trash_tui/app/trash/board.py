@@ -20,7 +20,7 @@ more before taking it: it would go straight back and end the turn.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from rich.text import Text
@@ -33,7 +33,6 @@ from textual.widgets import Static
 
 from trash_tui.app.trash.animation import chain_frames
 from trash_tui.app.trash.endings import (
-    MOVE_KEYS,
     DealOverPanel,
     StandingsScreen,
     deal_lines,
@@ -60,6 +59,7 @@ from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.play.controller import MatchController, saving_problem
 from trash_tui.rules import TRASH, WILD
+from trash_tui.settings import BINDING_IDS, WILD_SLOT_KEYS
 from trash_tui.stats import wilson_interval
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
@@ -68,6 +68,21 @@ _ACTION_KEYS = {
     "draw_stock": DRAW_STOCK, "draw_discard": DRAW_DISCARD, "swap": SWAP, "keep": KEEP,
     "call": CALL, "silent": SILENT,
 }
+
+
+#: The binding (its id in the settings' keymap) that plays each of the board's moves but
+#: a wild's (the slots' keys are fixed: ``WILD_SLOT_KEYS``).
+MOVE_BINDINGS: Mapping[int, str] = {
+    DRAW_STOCK: "draw-stock", DRAW_DISCARD: "draw-discard", SWAP: "swap", KEEP: "keep",
+    CALL: "call", SILENT: "silent",
+}
+
+
+def keys_of(keymap: Mapping[str, str], binding: str) -> tuple[str, ...]:
+    """The keys ``keymap`` binds to ``binding`` ("s,ctrl+s": two), its default ones if
+    it has none."""
+    keys = keymap.get(binding) or BINDING_IDS[binding]
+    return tuple(key.strip() for key in keys.split(",") if key.strip())
 
 
 class BoardScreen(Screen[None]):
@@ -115,6 +130,8 @@ class BoardScreen(Screen[None]):
         self.problem: str | None = None  # the history database stopped saving: said to the end
         self.notice: str | None = None  # on the status line until the human's next move
         self.discard_asked: int | None = None  # the move at which d asked before taking
+        #: The keymap last read and the keys of each move with it (see ``move_keys``).
+        self._move_keys: tuple[Mapping[str, str], Mapping[int, tuple[str, ...]]] | None = None
         self.typed_ahead: int | None = None  # a key pressed during the last move's frames
 
     def compose(self) -> ComposeResult:
@@ -255,7 +272,7 @@ class BoardScreen(Screen[None]):
             return f"{says(name, 'is')} playing…"
         legal = controller.legal()
         wilds = [action - WILD_BASE for action in legal if action > WILD_BASE]
-        choices = [f"{self.key_for(a)}: {describe_action(a)}" for a in legal
+        choices = [f"{self.shown_key(a)}: {describe_action(a)}" for a in legal
                    if a <= WILD_BASE]
         useless = self.useless_discard()
         if useless is not None:
@@ -314,7 +331,7 @@ class BoardScreen(Screen[None]):
             self.discard_asked = moment
             card, why = useless
             self.say(f"{card} fits nowhere ({why}): taking it puts it straight back and ends "
-                     f"your turn. Press {self.key_for(DRAW_DISCARD)} again to take it anyway.")
+                     f"your turn. Press {self.shown_key(DRAW_DISCARD)} again to take it anyway.")
             return
         self.notice = None
         self.make_move(lambda: self.controller.play(action))
@@ -372,7 +389,8 @@ class BoardScreen(Screen[None]):
                         thread=True, exclusive=True, group="hint")
 
     def _hint(self, observation: Observation, moment: int) -> None:
-        line = hint_line(observation, derive_seed(self.controller.seed, "hint", moment))
+        line = hint_line(observation, derive_seed(self.controller.seed, "hint", moment),
+                         self.shown_key)
         self.app.call_from_thread(self._show_hint, line, moment)
 
     def _show_hint(self, line: str, moment: int) -> None:
@@ -412,11 +430,31 @@ class BoardScreen(Screen[None]):
 
     def on_key(self, event: Key) -> None:
         """While the summary of a deal is up, escape closes it (the board stays), and so
-        does a key of the board's moves (``MOVE_KEYS``), which is then taken as the move: a
-        player who presses ``s`` for the next deal's first draw is not ignored."""
-        if self.waiting_for_summary and (event.key in MOVE_KEYS or event.key == "escape"):
+        does a key of the board's moves (as the settings bind them), which is then taken as
+        the move: a player who presses ``s`` for the next deal's first draw is not
+        ignored."""
+        if not self.waiting_for_summary:
+            return
+        move = any(event.key in keys for keys in self.move_keys().values())
+        if move or event.key == "escape":
             event.stop()
-            self.query_one(DealOverPanel).close(event.key if event.key in MOVE_KEYS else None)
+            self.query_one(DealOverPanel).close(event.key if move else None)
+
+    def move_keys(self) -> Mapping[int, tuple[str, ...]]:
+        """The keys that play each move with the app's keymap (``MOVE_BINDINGS``, and the
+        slots' fixed keys for a wild)."""
+        settings = getattr(self.app, "settings", None)
+        keymap = getattr(settings, "keymap", None) or BINDING_IDS
+        if self._move_keys is None or self._move_keys[0] is not keymap:
+            keys = {action: keys_of(keymap, binding) for action, binding in MOVE_BINDINGS.items()}
+            keys.update({WILD_BASE + slot: (key,) for slot, key in enumerate(WILD_SLOT_KEYS, 1)})
+            self._move_keys = (keymap, keys)
+        return self._move_keys[1]
+
+    def shown_key(self, action: int) -> str:
+        """The key that plays ``action``, as the footer shows keys (its first, if several)."""
+        keys = self.move_keys()[action]
+        return self.app.get_key_display(Binding(keys[0], "")) if keys else "?"
 
     @property
     def summary_shown(self) -> bool:
@@ -500,10 +538,10 @@ def why_nowhere(observation: Observation, card: int) -> str:
 def wild_prompt(free: list[int], size: int) -> str:
     """One short line for placing a wild: the keys, then the slots it may go to, e.g.
     "Wild: 1–9, 0 for slot 10 (free: 2, 5, 7)"."""
-    keys = f"1–{min(size, 9)}" if size > 1 else "1"
+    keys_text = f"1–{min(size, 9)}" if size > 1 else "1"
     if size >= 10:
-        keys += ", 0 for slot 10"
-    return f"Wild: {keys} (free: {slot_ranges(free)})"
+        keys_text += ", 0 for slot 10"
+    return f"Wild: {keys_text} (free: {slot_ranges(free)})"
 
 
 def slot_ranges(slots: list[int]) -> str:
@@ -520,9 +558,11 @@ def slot_ranges(slots: list[int]) -> str:
     return ", ".join(parts)
 
 
-def hint_line(observation: Observation, seed: int) -> str:
-    """The expert's move for this decision and the estimated chance to win the match after
-    it, with its 95% interval (runs for about a second)."""
+def hint_line(observation: Observation, seed: int,
+              key_for: Callable[[int], str] | None = None) -> str:
+    """The expert's move for this decision (and ``key_for`` it: by default the default
+    key) and the estimated chance to win the match after it, with its 95% interval (runs
+    for about a second)."""
     from bots.expert import ExpertBot
 
     expert = ExpertBot(seed=seed % 2**31, budget=0.4)
@@ -532,6 +572,7 @@ def hint_line(observation: Observation, seed: int) -> str:
     chance, samples = expert.match_chance(observation, choice, samples=400,
                                           deadline=time.perf_counter() + 1.0)
     low, high = wilson_interval(round(chance * samples), samples)
+    key = (key_for or BoardScreen.key_for)(choice)
     return (f"The expert would {describe_action(choice).lower()} "
-            f"({BoardScreen.key_for(choice)}). Your chance to win the match from here: "
+            f"({key}). Your chance to win the match from here: "
             f"about {chance:.0%} (95% interval {low:.0%}–{high:.0%}, {samples} playouts).")

@@ -127,10 +127,6 @@ class DealOverPanel(Vertical):
         self.close()
 
 
-#: Keys the board takes as moves (draw, discard, swap, keep, call, silent, a slot).
-MOVE_KEYS = frozenset("sdwktx0123456789")
-
-
 class StandingsScreen(Screen[None]):
     """The end of the match: places and layout sizes; it replaces the board."""
 
