@@ -474,6 +474,38 @@ async def test_item_6_enter_on_the_name_shows_at_once_and_repeats_are_ignored(
         assert app.screen.__class__.__name__ == "HistoryScreen"
 
 
+async def test_item_6_a_key_typed_as_soon_as_the_lobby_shows_is_taken(tmp_path: Path) -> None:
+    """A quick player who sees the lobby and types at once is not ignored: a key typed
+    right after the lobby's first frame was written is the player's next key, even when
+    the app gets to it later (a busy server)."""
+    app = create_app(Rules(), ["human", "greedy"], seed=3, animation="off",
+                     owner="SHA256:new-key", remote=True, settings_path=tmp_path / "p.toml")
+    written: list[float] = []  # when each of the lobby's frames had been written
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        display = app._display
+
+        def display_and_note(screen, renderable) -> None:
+            display(screen, renderable)
+            if isinstance(screen, LobbyScreen) and renderable is not None:
+                written.append(time.monotonic())
+
+        app._display = display_and_note  # type: ignore[method-assign]
+        prompt = app.screen
+        assert isinstance(prompt, NameScreen)
+        prompt.query_one("Input").value = "Robin"
+        prompt.choose()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and written
+        key = events.Key("h", "h")
+        key.time = written[0] + 1e-6  # typed on seeing the first frame
+        app.post_message(key)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HistoryScreen"
+
+
 # --- item 2: tournaments at 80×24 -----------------------------------------------------
 REPO = Path(__file__).resolve().parent.parent
 

@@ -236,10 +236,21 @@ class TrashApp(App[None]):
                 save_settings(self.settings, self.settings_path)
 
     def lobby_up(self) -> None:
-        """The lobby is drawn: keys typed from now on are the player's next ones."""
+        """The lobby is about to be drawn: keys typed from now on are the player's next
+        ones."""
         if self.sitting_down:
             self.sitting_down = False
             self.seated_at = time.monotonic()
+
+    def _display(self, screen: Screen, renderable: Any) -> None:
+        """(Textual's: writes a frame.) The lobby's first frame after a new player's name
+        marks when keys become theirs again (``lobby_up``), just before it is written: a
+        key typed on seeing the lobby is never taken for one typed before it (marked after
+        the frame, a quick player's ``n`` could be older than the mark, and dropped)."""
+        if self.sitting_down and renderable is not None and screen is self.screen and \
+                isinstance(screen, LobbyScreen) and not self._batch_count:
+            self.lobby_up()
+        super()._display(screen, renderable)
 
     def typed_while_sitting_down(self, event: events.Event) -> bool:
         """Whether ``event`` is a key typed between a new player's name and the lobby."""

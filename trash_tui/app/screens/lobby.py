@@ -232,7 +232,6 @@ class LobbyScreen(Screen[None]):
                                                                   app.tables_link is None)
         self.show_unfinished()
         self.show_suggestion()
-        self.call_after_refresh(self.trash_app.lobby_up)
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
