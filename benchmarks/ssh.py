@@ -59,6 +59,10 @@ and this process's CPU (the server and the clients), the machine's CPU over the 
 others' share included: other work on the machine slows the sessions) and the targets:
 ≤ 40 ms of CPU per human move, ≤ 60 ms per first screen, ≤ 25 MB PSS per session.
 
+Before and after the load it measures this machine's speed for the app (a short local
+match played headless, ``local_play.py``): the ms of CPU above move with it from one hour
+to the next on a shared machine.
+
 With ``--pages`` (as root) it also says where a session's private memory comes from, for
 up to ``PAGES_SAMPLE`` sessions at each memory sample: pages copied from the fork server
 (those that hold the same bytes again included) and the app's own (``fork_pages.py``).
@@ -266,6 +270,23 @@ def machine_cpu() -> tuple[float, float]:
     idle = fields[3] + fields[4]  # idle and iowait
     ticks = os.sysconf("SC_CLK_TCK")
     return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
+def reference_workload() -> float | None:
+    """This machine's speed now, for the app: the CPU per action of a short seeded local
+    match played headless (``local_play.py``, in a process of its own), in seconds; None
+    if it failed. The ms of CPU this benchmark prints move with it: on this machine the
+    same code measured 19 ms an action one evening and 34 ms the next night, while a
+    small loop of pure Python ran as fast as before."""
+    import subprocess
+
+    script = Path(__file__).with_name("local_play.py")
+    try:
+        done = subprocess.run([sys.executable, str(script), "--moves", "15", "--runs", "1"],
+                              capture_output=True, text=True, timeout=120, check=True)
+        return float(done.stdout.split(": ")[1].split(" ms")[0]) / 1000
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return None
 
 
 def process_gone(pid: int) -> bool:
@@ -780,6 +801,7 @@ class Outcome:
     machine_total: float  # CPU seconds the machine had during the run (all cores)
     notes: list[str]  # the server's lines about errors
     left: int  # session apps still running after the server stopped
+    reference: tuple[float | None, float | None]  # ``reference_workload``: before, after
 
 
 def cpu_seconds(who: int) -> float:
@@ -817,6 +839,7 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
 
         try:
             keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
+            reference_before = reference_workload()  # (before this process's CPU count)
             apps_cpu, own_cpu = cpu_seconds(resource.RUSAGE_CHILDREN), \
                 cpu_seconds(resource.RUSAGE_SELF)
             machine = machine_cpu()
@@ -855,8 +878,9 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
         notes = [line for line in echo.getvalue().splitlines()
                  if " error" in line or "failed" in line]
         left = sum(not process_gone(pid) for pid in pids)
+        reference = (reference_before, reference_workload())
     return Outcome(players, moves, pace, seconds, ramp, wall, memory, apps_cpu, own_cpu,
-                   machine_busy, machine_total, notes, left)
+                   machine_busy, machine_total, notes, left, reference)
 
 
 def verdict(met: bool) -> str:
@@ -925,6 +949,11 @@ def report(outcome: Outcome) -> None:
           f"{outcome.own_cpu:.1f} s; the machine's {cores} cores were {busy:.0%} busy "
           f"({outcome.machine_busy:.0f} s, of which other processes "
           f"{max(0.0, outcome.machine_busy - outcome.apps_cpu - outcome.own_cpu):.0f} s)")
+    before, after = (f"{value * 1000:.0f} ms" if value is not None else "(failed)"
+                     for value in outcome.reference)
+    print(f"this machine's speed now (the ms of CPU below move with it): a local match "
+          f"played headless takes {before} of CPU an action before the run, {after} after "
+          f"it (benchmarks/local_play.py)")
     timed = [player for player in players if player.move_cpu is not None]
     timed_moves = sum(player.saved_moves or 0 for player in timed)
     move_cpu = (sum(player.move_cpu or 0.0 for player in timed) / timed_moves
