@@ -385,12 +385,15 @@ class BoardScreen(Screen[None]):
         self.hint_running = True
         self.refresh_bindings()
         self.set_status("Thinking about a hint…")
-        self.run_worker(lambda: self._hint(controller.observation(), len(controller.actions)),
+        # what the thread needs, read here: the app and the match are not the thread's
+        observation, moment = controller.observation(), len(controller.actions)
+        keys = {action: self.shown_key(action) for action in controller.legal()}
+        self.run_worker(lambda: self._hint(observation, moment, keys),
                         thread=True, exclusive=True, group="hint")
 
-    def _hint(self, observation: Observation, moment: int) -> None:
+    def _hint(self, observation: Observation, moment: int, keys: Mapping[int, str]) -> None:
         line = hint_line(observation, derive_seed(self.controller.seed, "hint", moment),
-                         self.shown_key)
+                         keys.__getitem__)
         self.app.call_from_thread(self._show_hint, line, moment)
 
     def _show_hint(self, line: str, moment: int) -> None:
@@ -538,10 +541,10 @@ def why_nowhere(observation: Observation, card: int) -> str:
 def wild_prompt(free: list[int], size: int) -> str:
     """One short line for placing a wild: the keys, then the slots it may go to, e.g.
     "Wild: 1–9, 0 for slot 10 (free: 2, 5, 7)"."""
-    keys_text = f"1–{min(size, 9)}" if size > 1 else "1"
+    keys = f"1–{min(size, 9)}" if size > 1 else "1"
     if size >= 10:
-        keys_text += ", 0 for slot 10"
-    return f"Wild: {keys_text} (free: {slot_ranges(free)})"
+        keys += ", 0 for slot 10"
+    return f"Wild: {keys} (free: {slot_ranges(free)})"
 
 
 def slot_ranges(slots: list[int]) -> str:
