@@ -27,6 +27,7 @@ import statistics
 import struct
 import sys
 from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MB = 1024 * 1024
@@ -116,10 +117,10 @@ def split(pid: int, parent: int | None = None) -> PageSplit | None:
                      own=max(0.0, private - copied_mb))
 
 
-def read_page(memory: object, address: int) -> bytes:
+def read_page(memory: BinaryIO, address: int) -> bytes:
     """The page at ``address`` of an open /proc/PID/mem."""
-    memory.seek(address)  # type: ignore[attr-defined]
-    return memory.read(PAGE)  # type: ignore[attr-defined]
+    memory.seek(address)
+    return memory.read(PAGE)
 
 
 def summary(splits: Sequence[PageSplit]) -> str:
