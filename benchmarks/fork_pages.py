@@ -123,12 +123,12 @@ def read_page(memory: BinaryIO, address: int) -> bytes:
     return memory.read(PAGE)
 
 
-def summary(splits: Sequence[PageSplit]) -> str:
-    """One line: the medians of ``splits``."""
+def summary(splits: Sequence[PageSplit], parent: str = "the fork server") -> str:
+    """One line: the medians of ``splits`` (``parent``: what the processes forked from)."""
     def median(field: str) -> float:
         return statistics.median(getattr(page_split, field) for page_split in splits)
 
-    return (f"private {median('private'):.1f} MB = copied from the fork server "
+    return (f"private {median('private'):.1f} MB = copied from {parent} "
             f"{median('copied'):.1f} MB (of which {median('set_back'):.1f} MB hold the same "
             f"bytes again: touched and set back) + its own {median('own'):.1f} MB "
             f"(medians of {len(splits)})")
@@ -145,10 +145,10 @@ def main(arguments: Sequence[str]) -> int:
             print(f"fork_pages: cannot compare process {argument} with its parent "
                   f"(gone, or not root: page frame numbers read as 0)", file=sys.stderr)
             return 1
-        print(f"{argument}: {summary([page_split])}")
+        print(f"{argument}: {summary([page_split], 'its parent')}")
         splits.append(page_split)
     if len(splits) > 1:
-        print(f"all: {summary(splits)}")
+        print(f"all: {summary(splits, 'their parents')}")
     return 0
 
 
