@@ -155,6 +155,13 @@ def _key_parts(value: str) -> list[str]:
     return [part.strip() for part in value.split(",")]
 
 
+def binding_keys(keymap: Mapping[str, str], binding_id: str) -> tuple[str, ...]:
+    """The keys ``keymap`` binds to ``binding_id`` ("s,ctrl+s": two), its default ones if
+    it has none."""
+    keys = keymap.get(binding_id) or BINDING_IDS[binding_id]
+    return tuple(part for part in _key_parts(keys) if part)
+
+
 @functools.cache
 def _named_keys() -> frozenset[str]:
     """The names of the keys that are not characters ("f1", "escape", "space", ...), as

@@ -23,7 +23,7 @@ from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.cards import JACK, JOKER, KING, QUEEN
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, Rules
-from trash_tui.settings import BINDING_IDS
+from trash_tui.settings import BINDING_IDS, binding_keys
 
 HOUSE_MARK = "◆"
 HOUSE_WORD = "house rule"
@@ -98,8 +98,7 @@ def option_value_text(value: object) -> str:
 
 def key_names(keymap: Mapping[str, str], binding_id: str) -> str:
     """The key(s) of a board binding as shown to the player: 's', 's / ctrl+s'."""
-    keys = keymap.get(binding_id, BINDING_IDS[binding_id])
-    return " / ".join(part.strip() for part in keys.split(",") if part.strip())
+    return " / ".join(binding_keys(keymap, binding_id))
 
 
 # --- the sections ------------------------------------------------------------------------

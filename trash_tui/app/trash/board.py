@@ -59,7 +59,7 @@ from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.play.controller import MatchController, saving_problem
 from trash_tui.rules import TRASH, WILD
-from trash_tui.settings import BINDING_IDS, WILD_SLOT_KEYS
+from trash_tui.settings import BINDING_IDS, WILD_SLOT_KEYS, binding_keys
 from trash_tui.stats import wilson_interval
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
@@ -76,13 +76,6 @@ MOVE_BINDINGS: Mapping[int, str] = {
     DRAW_STOCK: "draw-stock", DRAW_DISCARD: "draw-discard", SWAP: "swap", KEEP: "keep",
     CALL: "call", SILENT: "silent",
 }
-
-
-def keys_of(keymap: Mapping[str, str], binding: str) -> tuple[str, ...]:
-    """The keys ``keymap`` binds to ``binding`` ("s,ctrl+s": two), its default ones if
-    it has none."""
-    keys = keymap.get(binding) or BINDING_IDS[binding]
-    return tuple(key.strip() for key in keys.split(",") if key.strip())
 
 
 class BoardScreen(Screen[None]):
@@ -449,7 +442,8 @@ class BoardScreen(Screen[None]):
         settings = getattr(self.app, "settings", None)
         keymap = getattr(settings, "keymap", None) or BINDING_IDS
         if self._move_keys is None or self._move_keys[0] is not keymap:
-            keys = {action: keys_of(keymap, binding) for action, binding in MOVE_BINDINGS.items()}
+            keys = {action: binding_keys(keymap, binding)
+                    for action, binding in MOVE_BINDINGS.items()}
             keys.update({WILD_BASE + slot: (key,) for slot, key in enumerate(WILD_SLOT_KEYS, 1)})
             self._move_keys = (keymap, keys)
         return self._move_keys[1]
