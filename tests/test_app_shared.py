@@ -16,9 +16,10 @@ import pytest
 from table_helpers import TableClient, name_player, running_service
 
 from trash_tui.app.app import create_app
-from trash_tui.app.shared.board import SharedBoardScreen, TableWaitingScreen
+from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.shared.tables_screen import CodeScreen, NewTableScreen, TablesScreen
+from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.settings import Settings
 from trash_tui.tables import service as service_module

@@ -8,9 +8,6 @@ how long is left; a player the stand-in is playing for (away) takes the seat bac
 key. An end-of-deal summary closes by itself after ``SUMMARY_SECONDS`` (the table does not
 wait for one player to read it). ``c`` opens the one-line table chat, ``m`` hides or shows
 its lines in the log. Spectators see the same board with no keys to play.
-
-``TableWaitingScreen`` is the table before its match: the seats, the code to give
-friends, ``s`` for the host to start; it turns into the board when the match begins.
 """
 
 from __future__ import annotations
@@ -18,46 +15,20 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Input, Label, RichLog, Static
+from textual.widgets import Input
 
+from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.app.trash.endings import DealOverPanel
-from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.rules import Rules
 from trash_tui.text import clean
 
-CHAT_LENGTH = 200
 SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
-
-
-def seats_line(table: dict[str, Any]) -> str:
-    """The seats in short: names of humans (away marked), "open", bot levels."""
-    parts = []
-    for seat in table["seats"]:
-        if seat["kind"] == "human":
-            name = clean(seat.get("name") or "?", 24)
-            parts.append(name + (" (away)" if seat.get("state") == "away" else ""))
-        elif seat["kind"] == "open":
-            parts.append("○ open")
-        else:
-            parts.append(f"bot {seat.get('level')}")
-    return ", ".join(parts)
-
-
-def chat_text(message: dict[str, Any]) -> Text:
-    """A chat line as the log shows it: who (cleaned; marked if watching) and what."""
-    who = clean(message.get("from", "?"), 32)
-    watching = " (watching)" if message.get("watching") else ""
-    return Text(f"💬 {who}{watching}: {clean(message.get('text', ''), CHAT_LENGTH)}")
 
 
 def rules_of(update: dict[str, Any]) -> Rules:
@@ -65,18 +36,6 @@ def rules_of(update: dict[str, Any]) -> Rules:
     if observation is not None:
         return Rules.from_dict(observation["rules"])
     return Rules()
-
-
-class ChatLine(Input):
-    """The one-line table chat: enter sends, escape closes it (the table stays)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close_chat", "Close chat", id="shared-chat-close"),
-    ]
-
-    def action_close_chat(self) -> None:
-        if isinstance(self.screen, SharedBoardScreen):
-            self.screen.close_chat()
 
 
 class SharedBoardScreen(BoardScreen):
@@ -239,110 +198,5 @@ class SharedBoardScreen(BoardScreen):
         if self.query("#shared-chat"):
             self.close_chat()
             return
-        self.link.send({"op": "leave"})
-        self.app.pop_screen()
-
-
-class TableWaitingScreen(Screen[None]):
-    """A table before its match: who sits where, the code, and (for its host) start."""
-
-    DEFAULT_CSS = """
-    TableWaitingScreen { align: center middle; }
-    #waiting-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
-                   padding: 1 2; border: thick $accent; background: $surface; }
-    #waiting-title { text-style: bold; }
-    #waiting-log { height: 6; border: round $panel; }
-    #waiting-chat { height: 1; border: none; padding: 0 1; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start now", id="waiting-start"),
-        Binding("c", "chat", "Chat", id="waiting-chat-open"),
-        Binding("escape", "leave", "Leave", id="waiting-leave"),
-    ]
-
-    def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal",
-                 host: bool = False) -> None:
-        super().__init__()
-        self.link = link
-        self.update = update
-        self.animation = animation
-        self.host = host
-        self.code: str | None = None
-        link.listen(self.on_table_message)  # from now: the screen may not be up yet
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="waiting-box"):
-            yield Label("", id="waiting-title", markup=False)
-            yield Static("", id="waiting-table", markup=False)
-            yield RichLog(id="waiting-log", wrap=True, markup=False)
-            yield Input(placeholder="c: say something (enter sends)", id="waiting-chat",
-                        max_length=CHAT_LENGTH)
-        yield TrashFooter()
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def on_unmount(self) -> None:
-        self.link.ignore(self.on_table_message)
-
-    def show(self) -> None:
-        table = self.update["table"]
-        if table["status"] == "playing" and "observation" in self.update:
-            self.link.ignore(self.on_table_message)
-            self.app.switch_screen(SharedBoardScreen(self.link, self.update, self.animation))
-            return
-        code = table.get("code") or self.code
-        self.query_one("#waiting-title", Label).update(
-            f"{clean(table['name'], 32)} — waiting for players")
-        lines = [f"Rules: {clean(table['rules'], 60)}",
-                 f"Seats: {seats_line(table)}",
-                 ("Turn clock: none" if not table.get("clock")
-                  else f"Turn clock: {table['clock']:g} s a move")]
-        if code:
-            lines.append(f"Join code: {code} — friends press j in Tables, or connect with "
-                         f"ssh {code}@this-server")
-        lines.append("It starts when every seat is taken" +
-                     (", or when you press s (open seats get bots)." if self.host else "."))
-        self.query_one("#waiting-table", Static).update("\n".join(lines))
-        self.refresh_bindings()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "start":
-            return self.host
-        return True
-
-    def on_table_message(self, message: dict[str, Any]) -> None:
-        op = message["op"]
-        if op == "update":
-            self.update = message
-        elif op == "created":
-            self.code = message.get("code")
-        if not self.is_mounted or self not in self.app.screen_stack:
-            return  # on_mount shows the latest (or it is closed)
-        if op in ("update", "created"):
-            self.show()
-        elif op in ("notice", "error"):
-            text = message.get("text") or message.get("message") or ""
-            self.query_one(RichLog).write(Text(clean(text, 200)))
-        elif op == "chat":
-            self.query_one(RichLog).write(chat_text(message))
-        elif op == "closed":
-            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
-            self.app.pop_screen()
-
-    def action_start(self) -> None:
-        self.link.send({"op": "start"})
-
-    def action_chat(self) -> None:
-        self.query_one("#waiting-chat", Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.link.send({"op": "chat", "text": event.value.strip()})
-        event.input.value = ""
-        self.set_focus(None)
-
-    def action_leave(self) -> None:
         self.link.send({"op": "leave"})
         self.app.pop_screen()

@@ -18,8 +18,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Switch
 
-from trash_tui.app.shared.board import SharedBoardScreen, TableWaitingScreen, seats_line
+from trash_tui.app.shared.board import SharedBoardScreen
+from trash_tui.app.shared.chat import seats_line
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.presets import PRESETS
 from trash_tui.tables.protocol import normal_code
