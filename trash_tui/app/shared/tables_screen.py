@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Input, Label, Select, Static, Switch
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import seats_line
@@ -29,6 +31,39 @@ from trash_tui.text import clean
 
 SEAT_KINDS = ("human", "random", "easy", "normal", "hard", "expert")
 STAND_INS = ("normal", "easy", "hard", "random", "expert")
+
+# The Tables list's columns: heading, widest (cells of text), and the steps by which they
+# narrow when the list has not the room: the seats, the table's name, the rules and the
+# host in turn, each down to a floor, then lower floors. The status and the spectators
+# are never cut.
+COLUMNS = ("Table", "Host", "Rules", "Seats", "Status", "👁")
+WIDEST = {"Table": 24, "Host": 16, "Rules": 22, "Seats": 80, "Status": 16, "👁": 4}
+SHRINK_STEPS = (("Seats", 24), ("Table", 16), ("Rules", 10), ("Host", 10), ("Seats", 16),
+                ("Table", 12), ("Rules", 6), ("Host", 6), ("Seats", 10), ("Table", 8))
+LIST_MARGIN = 2  # room kept for the list's scroll bar
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, a cut marked with "…"."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(0, width - 1)).rstrip() + "…"
+
+
+def column_widths(cells: list[dict[str, str]], room: int) -> dict[str, int]:
+    """How wide each column of the list is, given its cells and the ``room`` (in cells,
+    padding included): as wide as the longest cell (up to its widest); narrower, by
+    ``SHRINK_STEPS``, when they do not all fit."""
+    widths = {name: min(WIDEST[name], max([cell_len(name)] +
+                                          [cell_len(row[name]) for row in cells]))
+              for name in COLUMNS}
+    room -= 2 * len(COLUMNS)  # a cell's padding, each side
+    for name, floor in SHRINK_STEPS:
+        over = sum(widths.values()) - room
+        if over <= 0:
+            break
+        widths[name] = max(min(floor, widths[name]), widths[name] - over)
+    return widths
 
 
 class TablesScreen(Screen[None]):
@@ -60,6 +95,9 @@ class TablesScreen(Screen[None]):
         self.closed: list[dict[str, Any]] = []
         self.message = ""
         self.opening = False  # a table's screen is being opened
+        # the request of this screen's still unanswered (a join, a watch, a new table):
+        # only its answer opens a table's screen, not a late update of a table just left
+        self.asked: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("Tables on this server", id="tables-title")
@@ -68,14 +106,32 @@ class TablesScreen(Screen[None]):
         yield TrashFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Table", "Host", "Rules", "Seats", "Status", "👁")
         self.link.listen(self.on_table_message)
         self.link.send({"op": "list", "follow": True})
         if self.request is not None:  # its answer (the table) comes to this screen
-            self.link.send(self.request)
+            self.ask(self.request)
             self.request = None
-        self.show_line()
+        self.fill()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fill()
+
+    def ask(self, request: dict[str, Any]) -> None:
+        """Send a request whose answer is a table to open (its update, reset)."""
+        self.asked = request
+        self.link.send(request)
+
+    def answers_request(self, update: dict[str, Any]) -> bool:
+        """Whether ``update`` answers this screen's request: the first update of a table
+        entered (reset), of the table asked for when the request named one. A late
+        update of a table just left (a broadcast, not reset) opens nothing."""
+        if not update.get("reset"):
+            return False
+        wanted = self.asked.get("table") if self.asked is not None else None
+        if self.asked is not None and self.asked.get("op") in ("join", "watch") and \
+                isinstance(wanted, int):
+            return update.get("table", {}).get("id") == wanted
+        return True
 
     def on_unmount(self) -> None:
         self.link.ignore(self.on_table_message)
@@ -102,23 +158,33 @@ class TablesScreen(Screen[None]):
             self.closed = list(message.get("closed", []))
             if self.shows_list():
                 self.fill()
-        elif op == "update" and not self.opening:
+        elif op == "update" and not self.opening and self.answers_request(message):
             self.opening = True  # the table's own screen takes its updates from here
+            self.asked = None
             self.open_table(message)
         elif op == "error":
+            self.asked = None
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
         elif op == "disconnected":
             self.say("⚠ The connection to the tables is lost.")
 
     def fill(self) -> None:
+        """The list, its columns as wide as the screen allows."""
         table = self.query_one(DataTable)
         row = table.cursor_row
-        table.clear()
-        for entry in self.tables:
-            table.add_row(clean(entry["name"], 24), clean(entry.get("host") or "?", 16),
-                          clean(entry["rules"], 18), clean(seats_line(entry), 40),
-                          clean(entry.get("status_text", entry["status"]), 16),
-                          str(entry.get("spectators", 0)), key=str(entry["id"]))
+        cells = [dict(zip(COLUMNS, (
+            clean(entry["name"], 32), clean(entry.get("host") or "?", 24),
+            clean(entry["rules"], 40), clean(seats_line(entry), 200),
+            clean(entry.get("status_text", entry["status"]), WIDEST["Status"]),
+            str(entry.get("spectators", 0))), strict=True)) for entry in self.tables]
+        room = (table.size.width or self.size.width or 80) - LIST_MARGIN
+        widths = column_widths(cells, room)
+        table.clear(columns=True)
+        for name in COLUMNS:
+            table.add_column(name, width=widths[name], key=name)
+        for entry, line in zip(self.tables, cells, strict=True):
+            table.add_row(*(cut(line[name], widths[name]) for name in COLUMNS),
+                          key=str(entry["id"]))
         if self.tables:
             table.move_cursor(row=min(max(row, 0), len(self.tables) - 1))
         self.show_line()
@@ -162,12 +228,12 @@ class TablesScreen(Screen[None]):
 
     def _create(self, config: dict[str, Any] | None) -> None:
         if config is not None:
-            self.link.send({"op": "create", "config": config})
+            self.ask({"op": "create", "config": config})
 
     def action_join(self) -> None:
         entry = self.selected()
         if entry is not None:
-            self.link.send({"op": "join", "table": entry["id"]})
+            self.ask({"op": "join", "table": entry["id"]})
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
@@ -175,7 +241,7 @@ class TablesScreen(Screen[None]):
     def action_watch(self) -> None:
         entry = self.selected()
         if entry is not None:
-            self.link.send({"op": "watch", "table": entry["id"]})
+            self.ask({"op": "watch", "table": entry["id"]})
 
     def action_code(self) -> None:
         self.app.push_screen(CodeScreen(), callback=self._code)
@@ -183,11 +249,11 @@ class TablesScreen(Screen[None]):
     def _code(self, answer: tuple[str, str] | None) -> None:
         if answer is not None:
             op, code = answer
-            self.link.send({"op": op, "code": code})
+            self.ask({"op": op, "code": code})
 
     def action_reopen(self) -> None:
         if self.closed:
-            self.link.send({"op": "reopen", "table": self.closed[-1]["id"]})
+            self.ask({"op": "reopen", "table": self.closed[-1]["id"]})
         else:
             self.say("You have no closed table to reopen.")
 
@@ -236,17 +302,25 @@ class CodeScreen(ModalScreen[tuple[str, str] | None]):
 
 
 class NewTableScreen(ModalScreen[dict[str, Any] | None]):
-    """A new table: its name, rules, seats, privacy and turn clock."""
+    """A new table: its name, rules, seats, privacy and turn clock. One line a setting
+    (compact controls), so the default four seats fit without scrolling from 100×32; the
+    form scrolls only on a smaller terminal or with more seats. The name field holds the
+    name the table gets when it is left as it is."""
 
     DEFAULT_CSS = """
     NewTableScreen { align: center middle; }
-    #new-box { width: 72; max-width: 100%; height: 100%; max-height: 100%;
+    #new-box { width: 72; max-width: 100%; height: auto; max-height: 100%;
                border: thick $accent; background: $surface; padding: 0 1; }
-    #new-form { height: 1fr; }
-    .new-row { height: auto; }
-    .new-row Label { width: 18; padding: 1 1 0 0; }
+    #new-title { margin-bottom: 1; }
+    #new-form { height: auto; max-height: 1fr; }
+    .new-row { height: 1; margin-bottom: 1; }
+    .new-row Label { width: 18; padding: 0 1 0 0; }
     .new-row Select, .new-row Input { width: 1fr; }
     #new-problem { color: $text-error; height: auto; }
+    #new-buttons { height: 1; margin-top: 1; }
+    #new-buttons Button { margin-right: 2; }
+    NewTableScreen.-short .new-row { margin-bottom: 0; }
+    NewTableScreen.-short #new-title { margin-bottom: 0; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -254,44 +328,58 @@ class NewTableScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="new-cancel"),
     ]
 
+    SHORT = 32  # below this many lines, the settings go without a line between them
+
+    def default_name(self) -> str:
+        """The name the service gives a table left unnamed (made unique by the server)."""
+        name = clean(getattr(getattr(self.app, "settings", None), "name", "") or "", 24)
+        return "A table" if name in ("", "You") else f"{name}'s table"
+
     def compose(self) -> ComposeResult:
         with Vertical(id="new-box"):
-            yield Label("A new table (ctrl+s creates it)", markup=False)
+            yield Label("A new table (ctrl+s creates it)", id="new-title", markup=False)
             with VerticalScroll(id="new-form"):
                 with Horizontal(classes="new-row"):
                     yield Label("Name")
-                    yield Input(placeholder="Friday game", max_length=32, id="new-name")
+                    yield Input(value=self.default_name(), max_length=32, id="new-name",
+                                compact=True)
                 with Horizontal(classes="new-row"):
                     yield Label("Rules")
                     yield Select([(name, name) for name in PRESETS], value="standard",
-                                 allow_blank=False, id="new-preset")
+                                 allow_blank=False, id="new-preset", compact=True)
                 with Horizontal(classes="new-row"):
                     yield Label("Seats")
                     yield Select([(str(n), n) for n in range(2, 9)], value=4,
-                                 allow_blank=False, id="new-count")
+                                 allow_blank=False, id="new-count", compact=True)
                 for seat in range(2, 9):
                     with Horizontal(classes="new-row", id=f"new-seat-row-{seat}"):
                         yield Label(f"Seat {seat}")
                         yield Select([("a friend (open seat)" if kind == "human" else
                                        f"bot: {kind}", kind) for kind in SEAT_KINDS],
                                      value="human" if seat == 2 else "normal",
-                                     allow_blank=False, id=f"new-seat-{seat}")
+                                     allow_blank=False, id=f"new-seat-{seat}", compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Listed (public)")
-                    yield Switch(value=True, id="new-public")
+                    yield Label("Listed")
+                    yield Select([("public: in everyone's Tables list", True),
+                                  ("private: only with its code", False)], value=True,
+                                 allow_blank=False, id="new-public", compact=True)
                 with Horizontal(classes="new-row"):
                     yield Label("Turn clock (s)")
                     yield Input(value="60", max_length=4, id="new-clock",
-                                restrict=r"[0-9]*")
+                                restrict=r"[0-9]*", compact=True)
                 with Horizontal(classes="new-row"):
                     yield Label("Stand-in bot")
                     yield Select([(kind, kind) for kind in STAND_INS], value="normal",
-                                 allow_blank=False, id="new-stand-in")
+                                 allow_blank=False, id="new-stand-in", compact=True)
             yield Static("", id="new-problem", markup=False)
-            with Horizontal(classes="new-row"):
-                yield Button("Create", id="new-create-button", variant="primary")
-                yield Button("Cancel", id="new-cancel-button")
+            with Horizontal(id="new-buttons"):
+                yield Button("Create", id="new-create-button", variant="primary",
+                             compact=True)
+                yield Button("Cancel", id="new-cancel-button", compact=True)
         yield TrashFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < self.SHORT, "-short")
 
     def on_mount(self) -> None:
         self.show_seats()
@@ -318,9 +406,12 @@ class NewTableScreen(ModalScreen[dict[str, Any] | None]):
             return None
         seats = ["human"] + [str(self.query_one(f"#new-seat-{seat}", Select).value)
                              for seat in range(2, self.count() + 1)]
-        return {"name": self.query_one("#new-name", Input).value.strip() or None,
+        name = self.query_one("#new-name", Input).value.strip()
+        # left as it is: the service's own default (which it makes unique among tables)
+        return {"name": None if name == self.default_name() else name or None,
                 "preset": str(self.query_one("#new-preset", Select).value),
-                "seats": seats, "public": self.query_one("#new-public", Switch).value,
+                "seats": seats,
+                "public": self.query_one("#new-public", Select).value is True,
                 "clock": clock,
                 "stand_in": str(self.query_one("#new-stand-in", Select).value)}
 

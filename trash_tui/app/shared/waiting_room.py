@@ -16,10 +16,12 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, RichLog, Static
 
 from trash_tui.app.shared.board import SharedBoardScreen
-from trash_tui.app.shared.chat import CHAT_LENGTH, chat_text, seats_line
+from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text, seats_line
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.text import clean
+
+HINT_WIDTH = 70  # the waiting box's text: 76 less its border and padding
 
 
 class TableWaitingScreen(Screen[None]):
@@ -55,8 +57,8 @@ class TableWaitingScreen(Screen[None]):
             yield Label("", id="waiting-title", markup=False)
             yield Static("", id="waiting-table", markup=False)
             yield RichLog(id="waiting-log", wrap=True, markup=False)
-            yield Input(placeholder="c: say something (enter sends)", id="waiting-chat",
-                        max_length=CHAT_LENGTH)
+            yield ChatLine(placeholder="c: say something (enter sends, esc stops)",
+                           id="waiting-chat", max_length=CHAT_LENGTH)
         yield TrashFooter()
 
     def on_mount(self) -> None:
@@ -79,12 +81,31 @@ class TableWaitingScreen(Screen[None]):
                  ("Turn clock: none" if not table.get("clock")
                   else f"Turn clock: {table['clock']:g} s a move")]
         if code:
-            lines.append(f"Join code: {code} — friends press j in Tables, or connect with "
-                         f"ssh {code}@this-server")
+            lines.extend(self.join_hint(code))
         lines.append("It starts when every seat is taken" +
-                     (", or when you press s (open seats get bots)." if self.host else "."))
+                     (", or now with s (open seats get bots)." if self.host else "."))
         self.query_one("#waiting-table", Static).update("\n".join(lines))
         self.refresh_bindings()
+
+    def join_hint(self, code: str) -> list[str]:
+        """How friends join: j in their Tables and the code, or (when the service said at
+        which address players reach it) an ssh command that works as typed. One line at
+        80 columns (two when the address is long)."""
+        welcome = getattr(self.link, "welcome", None) or {}
+        address = welcome.get("address") if isinstance(welcome, dict) else None
+        host = port = None
+        if isinstance(address, dict):
+            host = clean(address.get("host") or "", 100).strip() or None
+            port = address.get("port")
+            if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+                port = None
+        if host is None or " " in host:
+            return [f"Code {code}: friends press j in Tables and type it."]
+        command = f"ssh {'' if port in (None, 22) else f'-p {port} '}{code}@{host}"
+        line = f"Code {code}: j in Tables, or {command}"
+        if len(line) <= HINT_WIDTH:
+            return [line]
+        return [f"Code {code}: j in Tables, or connect with", f"  {command}"]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
@@ -115,6 +136,10 @@ class TableWaitingScreen(Screen[None]):
 
     def action_chat(self) -> None:
         self.query_one("#waiting-chat", Input).focus()
+
+    def close_chat(self) -> None:
+        """Escape in the chat line: stop typing (the line keeps what was typed)."""
+        self.set_focus(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
