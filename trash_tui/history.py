@@ -116,7 +116,9 @@ CREATE TABLE IF NOT EXISTS match_actions (
 #: rating's own record, so a match deleted from a history still counts, and
 #: ``rebuild_ratings`` gives exactly the ratings kept match by match. ``ratings`` holds
 #: each player's current rating per game, ``rating_changes`` the rating after each match
-#: (the chart over time), ``match_leavers`` who left a shared table during its match.
+#: (the chart over time), ``match_leavers`` who is away from a shared table during its
+#: match (they left it, or their connection dropped; coming back takes them out): those
+#: still in it when the match ends abandoned it (last place, ``players.model``).
 RATINGS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS rated_matches (
     match_id INTEGER PRIMARY KEY,
@@ -163,6 +165,10 @@ SHARED_OWNER = "shared"
 
 class HistoryError(RuntimeError):
     """The history database cannot be opened or read."""
+
+
+class MatchInPlay(HistoryError):
+    """A shared table's match that is still being played cannot leave a history."""
 
 
 class MatchTaken(HistoryError):
@@ -481,9 +487,16 @@ class History:
             self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
     def forget_match_player(self, match_id: int, identity: str) -> None:
-        """Take a shared table's match out of one player's history (the others keep it)."""
+        """Take a shared table's match out of one player's history (the others keep it).
+        MatchInPlay (one line) while the match is being played: who sat where is what the
+        rating reads when it ends, so it stays until then."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
+            row = self.db.execute("SELECT status FROM matches WHERE id = ?",
+                                  (match_id,)).fetchone()
+            if row is not None and row[0] == PLAYING:
+                raise MatchInPlay(f"match {match_id} is still being played at its table: it "
+                                  "can be deleted once it is over")
             self.db.execute("DELETE FROM match_players WHERE match_id = ? AND identity = ?",
                             (match_id, identity))
 
@@ -661,8 +674,9 @@ class History:
         return len(rows)
 
     def mark_left(self, match_id: int, identity: str, left: bool = True) -> None:
-        """``identity`` left a shared table during its match (``left``), or is back at it:
-        leaving for good is abandoning it (last place for the rating). Only while the
+        """``identity`` is away from a shared table during its match (``left``: they left
+        it or their connection dropped), or is back at it: not being back when it ends is
+        abandoning it (last place for the rating and the statistics). Only while the
         match is in play: its end decides."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
@@ -718,6 +732,38 @@ class History:
         """The shared tables' matches ``identity`` left before their end (abandoned)."""
         return {int(r[0]) for r in self.db.execute(
             "SELECT match_id FROM match_leavers WHERE identity = ?", (identity,))}
+
+    def leaver_seats(self, match_ids: Sequence[int]) -> dict[int, set[int]]:
+        """The seats of those who abandoned each of these shared tables' matches (not back
+        when it ended), by match."""
+        found: dict[int, set[int]] = {}
+        for start in range(0, len(match_ids), 500):
+            chunk = list(match_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for match_id, seat in self.db.execute(
+                    "SELECT l.match_id, p.seat FROM match_leavers l JOIN match_players p ON "
+                    f"p.match_id = l.match_id AND p.identity = l.identity WHERE l.match_id IN "
+                    f"({marks})", chunk):
+                found.setdefault(int(match_id), set()).add(int(seat))
+        return found
+
+    def match_rating_changes(self, match_id: int) -> dict[str, tuple[Rating, Rating]]:
+        """How a rated match moved each of its players' ratings: identity -> (the rating
+        before it, after it); a first rated match starts from the default rating. Empty
+        when the match was not rated."""
+        changes: dict[str, tuple[Rating, Rating]] = {}
+        for identity, game, finished, mu, sigma in self.db.execute(
+                "SELECT identity, game, finished, mu, sigma FROM rating_changes WHERE "
+                "match_id = ?", (match_id,)).fetchall():
+            before = self.db.execute(
+                "SELECT mu, sigma FROM rating_changes WHERE identity = ? AND game = ? AND "
+                "(finished < ? OR (finished = ? AND match_id < ?)) ORDER BY finished DESC, "
+                "match_id DESC LIMIT 1", (identity, game, finished, finished, match_id)
+            ).fetchone()
+            changes[str(identity)] = (Rating() if before is None else
+                                      Rating(float(before[0]), float(before[1])),
+                                      Rating(float(mu), float(sigma)))
+        return changes
 
     def match_seats_of(self, identity: str) -> dict[int, int]:
         """The seat ``identity`` had at each shared table's match they played."""

@@ -15,9 +15,10 @@ Which matches are rated, and how (``rated_seats``):
   owner; a match with several humans at one keyboard (hot seat), or with a bot that has
   no anchor (a player's own bot), is not rated;
 - the places of the result: Trash's ``places`` (equal places tie), the dice game's winner
-  first and then by markers covered; a player who left a shared table before the end
-  (and was not back when it ended) abandoned it: they are last, whatever the stand-in
-  did for them.
+  first and then by markers covered; a human who is not back at a shared table when its
+  match ends — they left with esc or their connection dropped — abandoned it: they are
+  last, whatever the stand-in did for them, and several such leavers tie for last place
+  (``final_places``, which the statistics use too).
 
 Bots keep their anchors: a match moves only the people's ratings.
 """
@@ -121,6 +122,15 @@ def result_places(game: str, result: Mapping[str, Any] | None, players: int
     return None
 
 
+def final_places(places: Sequence[int], left: Collection[int]) -> list[int]:
+    """The places of a match's seats once the seats in ``left`` (humans who were not back
+    at a shared table when its match ended) are put last: the others keep their order,
+    and every leaver shares the last place (4 seats, 2 leavers: 1, 2, 3, 3). The one rule
+    for the rating and the statistics."""
+    return _places([(1, 0) if seat in left else (0, place)
+                    for seat, place in enumerate(places)])
+
+
 def rated_seats(game: str, owner: str, specs: Sequence[Any], result: Mapping[str, Any] | None,
                 identities: Mapping[int, str], leavers: Collection[str], levels: Collection[str],
                 shared: bool) -> list[RatedSeat] | None:
@@ -145,7 +155,7 @@ def rated_seats(game: str, owner: str, specs: Sequence[Any], result: Mapping[str
     if any(spec != HUMAN and not (isinstance(spec, str) and spec in levels) for spec in specs):
         return None
     left = {seat for seat, identity in players.items() if shared and identity in leavers}
-    ranks = _places([(1 if seat in left else 0, places[seat]) for seat in range(len(specs))])
+    ranks = final_places(places, left)
     return [RatedSeat(ranks[seat], player=players[seat]) if seat in players
             else RatedSeat(ranks[seat], bot=str(spec)) for seat, spec in enumerate(specs)]
 

@@ -4,8 +4,9 @@ Matches and wins (with a 95% Wilson interval) overall, by opponents (a bot level
 bots, people) and by rules preset; the mean place at tables of 3 or more; deals per match
 (turns per game for the dice game); the best winning streak; how often they moved first
 (and won then); and their rating after each rated match, for the chart. A match counts
-once it is finished; a match given up at home is only counted as given up. Leaving a
-shared table during its match is last place, as for the rating.
+once it is finished; a match given up at home is only counted as given up. Not being
+back at a shared table when its match ends (left, or dropped) is last place, several
+such leavers tying, with the rating's own rule (``model.final_places``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from trash_tui.players.model import (
     HUMAN,
     PROVISIONAL_MATCHES,
     Rating,
+    final_places,
     nearest_level,
     result_places,
     shown_rating,
@@ -135,7 +137,7 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
     rows = [row for row in history.matches(identity, limit=MATCH_LIMIT) if row.game == game]
     given_up = sum(1 for row in rows if row.outcome == "abandoned")
     seats_at_tables = history.match_seats_of(identity)
-    left = history.left_matches(identity)
+    leavers = history.leaver_seats([row.id for row in rows if row.shared])
     played: list[tuple[MatchRow, int, int]] = []  # (row, seat, place), oldest first
     for row in sorted(rows, key=lambda r: (r.updated, r.id)):
         if row.status != FINISHED:
@@ -149,7 +151,9 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
             seat = next((i for i, spec in enumerate(row.seats) if spec == HUMAN), None)
         if seat is None or seat >= len(places):
             continue
-        place = len(places) if row.id in left else places[seat]
+        if row.shared:
+            places = final_places(places, leavers.get(row.id, set()))
+        place = places[seat]
         played.append((row, seat, place))
     wins = [place == 1 for _row, _seat, place in played]
     by_opponents: dict[str, list[int]] = {}

@@ -13,8 +13,14 @@ gets is its own seat's observation and the public events, never the seed or a de
 
 Every table and every action is in the history database as it happens, so a restarted
 server restores every unfinished table (``start``), and a player reconnecting finds their
-seat (``welcome`` names it). Limits (``TableLimits``) bound what any one player can make
-the service spend: tables, spectators, chat, message rate, bytes waiting to be sent.
+seat (``welcome`` names it; ``mine`` lists every seat they hold). A table plays on — bots,
+and the stand-in for each seat whose player is away — while anyone is connected to it, a
+seated player or a spectator; with nobody connected it waits, and after
+``empty_timeout`` it is saved and closed. A step that fails (a bot, a stand-in, the clock)
+is reported and tried again after the bot delay; after ``MAX_FAILURES`` failures in a row
+the table is saved and closed with one line saying why (its host can reopen it).
+Limits (``TableLimits``) bound what any one player can make the service spend: tables,
+spectators, chat, message rate, bytes waiting to be sent.
 """
 
 from __future__ import annotations
@@ -30,13 +36,14 @@ import traceback
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bots.registry import make_bot
 from trash_tui.engine.rng import derive_seed
 from trash_tui.history import SHARED_OWNER, History, HistoryError
+from trash_tui.players.model import display
 from trash_tui.tables.protocol import (
     MAX_LINE,
     VERSION,
@@ -57,6 +64,7 @@ from trash_tui.tables.table import (
     TableConfig,
     TableError,
     new_code,
+    numbered,
 )
 from trash_tui.text import clean
 
@@ -68,6 +76,10 @@ MAX_PENDING = 2 * 1024 * 1024  # bytes waiting for a slow client before it is dr
 MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is allowed)
 FINISHED_KEPT = 120.0  # seconds a finished table stays listed
 JANITOR_EVERY = 5.0
+MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and closed
+BROKEN = ("the server hit an error at this table, so it is saved and closed (its host can "
+          "reopen it)")
+DEMOTED = "you sat down at this table in another session: it goes on there"
 
 
 @dataclass(frozen=True)
@@ -78,7 +90,7 @@ class TableLimits:
     tables_per_player: int = 2  # open tables one player hosts
     spectators_per_table: int = 20
     chat_per_minute: int = 12  # chat lines one player may send a minute
-    empty_timeout: float = 600.0  # seconds a table with no human connected stays open
+    empty_timeout: float = 600.0  # seconds a table with nobody connected stays open
     bot_delay: float = 0.8  # seconds between two moves of bots or stand-ins
     deal_pause: float = 3.0  # more seconds before the first move of a new deal
 
@@ -134,9 +146,13 @@ class TableService:
     ``await stop()``."""
 
     def __init__(self, history_path: Path, limits: TableLimits | None = None,
-                 report: Callable[[str, str], None] | None = None) -> None:
+                 report: Callable[[str, str], None] | None = None,
+                 public_address: tuple[str, int] | None = None) -> None:
         self.history_path = history_path
         self.limits = limits or TableLimits()
+        #: where players connect from outside ((host, port); the welcome tells it, so the
+        #: waiting room can show ``ssh -p PORT CODE@HOST``); None: not known
+        self.public_address = public_address
         self.report = report or (lambda message, detail="": None)
         self.tables: dict[int, Table] = {}
         self.tokens: dict[str, str] = {}  # token -> identity
@@ -237,6 +253,11 @@ class TableService:
             return None
         for seat in table.seats:
             seat.away = seat.identity is not None  # until they come back
+        if table.status == PLAYING and table.match_id is not None:  # everyone dropped:
+            match_id = table.match_id  # not back when it ends is having left
+            away = [seat.identity for seat in table.seats if seat.identity is not None]
+            history = self._history()
+            await self.run(lambda: [history.mark_left(match_id, who) for who in away])
         table.empty_since = asyncio.get_running_loop().time()
         self.tables[table.id] = table
         self.pump(table)
@@ -318,8 +339,11 @@ class TableService:
         waiting = next((t for t in self.tables.values()
                         if t.seat_of(identity) is not None and t.status in (WAITING, PLAYING)),
                        None)
+        address = None if self.public_address is None else {
+            "host": self.public_address[0], "port": self.public_address[1]}
         client.send({"op": "welcome", "version": VERSION, "name": client.name,
-                     "waiting": None if waiting is None else waiting.summary()})
+                     "waiting": None if waiting is None else waiting.summary(),
+                     "address": address})
 
     async def gone(self, client: Client) -> None:
         """A client left (closed its app, or the connection dropped)."""
@@ -434,12 +458,13 @@ class TableService:
         default = "A table" if client.name == "You" else f"{client.name}'s table"
         config = TableConfig.from_request(message.get("config"), default)
         open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
+        config = replace(config, name=numbered(config.name,
+                                               {t.config.name for t in open_tables}))
         if len(open_tables) >= self.limits.max_tables:
             raise TableError("the server has as many tables as it can hold: join one, or try "
                              "again later")
         if sum(1 for t in open_tables if t.host == identity) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
-        await self.leave_table(client)
         seats = [SeatState(spec) for spec in config.seats]
         code = new_code({t.code for t in self.tables.values()})
         history = self._history()
@@ -449,6 +474,7 @@ class TableService:
         table = Table(table_id, code, identity, config, seats)
         self.tables[table.id] = table
         table.sit(identity, client.name, 0)
+        await self.leave_table(client)
         await self.enter(table, client, 0)
         client.send({"op": "created", "code": code, "table": table.id})
         await self.maybe_start(table)
@@ -462,14 +488,12 @@ class TableService:
         if table.status in (FINISHED, CLOSED):
             raise TableError("that table's match is over")
         if table.seat_of(identity) is None:
-            if client.table is not None and client.table is not table:
-                await self.leave_table(client)
-            async with self.lock(table):
+            async with self.lock(table):  # (a refusal leaves the client where it was)
                 index = table.sit(identity, client.name, seat)
         else:
             index = table.seat_of(identity) or 0
-            if client.table is not None and client.table is not table:
-                await self.leave_table(client)
+        if client.table is not None and client.table is not table:
+            await self.leave_table(client)
         await self.enter(table, client, index)
         await self.maybe_start(table)
 
@@ -480,32 +504,45 @@ class TableService:
             return
         if len(table.spectators) >= self.limits.spectators_per_table:
             raise TableError("that table has as many spectators as it can hold")
-        await self.leave_table(client)
+        if client.table is not table or client.seat is not None:
+            await self.leave_table(client)
         client.table, client.seat = table, None
         table.spectators.add(client)
+        table.empty_since = None
         client.send(self.update_for(table, client, reset=True))
-        self.tables_changed()
+        self.send_earlier_chat(table, client)
+        self.pump(table)  # (a table nobody was at waited: it plays on now)
+        self.broadcast(table)
 
     async def enter(self, table: Table, client: Client, seat: int) -> None:
         """``client`` is at its seat ``seat`` of ``table`` now (and back from away)."""
         old = table.members.get(client.identity or "")
-        if old is not None and old is not client:
-            old.send({"op": "notice", "text": "You sat down at this table in another "
-                                               "session: this one only watches now."})
+        if old is not None and old is not client:  # it gets no more of this table
+            old.send({"op": "left", "why": DEMOTED})
             old.table = None
             old.seat = None
         table.members[client.identity or ""] = client
         table.spectators.discard(client)
         table.empty_since = None
         client.table, client.seat = table, seat
-        table.seats[seat].away = False
+        state = table.seats[seat]
+        was_away = state.away
+        state.away = False
         if table.status == PLAYING and table.match_id is not None:  # back: not abandoned
             match_id, identity = table.match_id, client.identity or ""
             await self.run(lambda: self._history().mark_left(match_id, identity, False))
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
+        self.send_earlier_chat(table, client)
+        if was_away and table.status == PLAYING:
+            self.tell(table, f"{state.name} is back.")
         self.pump(table)
         self.broadcast(table)
+
+    def send_earlier_chat(self, table: Table, client: Client) -> None:
+        """The table's last chat lines, said before ``client`` arrived."""
+        for line in table.chat:
+            client.send({**line, "earlier": True})
 
     async def leave_table(self, client: Client, dropped: bool = False) -> None:
         table = client.table
@@ -523,19 +560,26 @@ class TableService:
                     return
             elif seat is not None and table.status == PLAYING:
                 table.seats[seat].away = True
-                if not dropped and table.match_id is not None:  # leaving is abandoning,
-                    match_id = table.match_id  # unless they are back before the end
+                if table.match_id is not None:  # left or dropped: abandoning the match,
+                    match_id = table.match_id  # unless they are back before it ends
                     await self.run(lambda: self._history().mark_left(match_id, identity))
                 self.tell(table, f"{table.seats[seat].name} "
                                  f"{'lost the connection' if dropped else 'left'}: the "
                                  f"stand-in plays for them until they are back.")
-            if not table.members:
-                table.empty_since = asyncio.get_running_loop().time()
+            self.note_empty(table)
             await self.save(table)
             self.pump(table)
             self.broadcast(table)
-        else:
-            self.tables_changed()
+        else:  # a spectator (or a session that sat down elsewhere meanwhile)
+            self.note_empty(table)
+            self.pump(table)  # the last one gone: the table waits
+            self.broadcast(table)
+
+    @staticmethod
+    def note_empty(table: Table) -> None:
+        """Start the empty table's count when the last one connected has left."""
+        if not table.connected and table.empty_since is None:
+            table.empty_since = asyncio.get_running_loop().time()
 
     async def req_leave(self, client: Client, message: dict[str, Any]) -> None:
         await self.leave_table(client)
@@ -631,8 +675,16 @@ class TableService:
         name = client.name if client.seat is None else (table.seats[client.seat].name or
                                                         client.name)
         line = {"op": "chat", "from": name, "watching": client.seat is None, "text": text}
+        table.chat.append(line)
         for other in self.audience(table):
             other.send(line)
+
+    async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
+        """The open tables (waiting or playing) where this player holds a seat."""
+        identity = client.identity or ""
+        client.send({"op": "mine", "tables": [
+            table.summary() for table in self.tables.values()
+            if table.status in (WAITING, PLAYING) and table.seat_of(identity) is not None]})
 
     async def req_reopen(self, client: Client, message: dict[str, Any]) -> None:
         history = self._history()
@@ -645,6 +697,9 @@ class TableService:
                t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
         row["status"] = PLAYING if row["match_id"] is not None else WAITING
+        taken = {t.config.name for t in self.tables.values() if t.status in (WAITING, PLAYING)}
+        if isinstance(row["config"], dict) and isinstance(row["config"].get("name"), str):
+            row["config"] = {**row["config"], "name": numbered(row["config"]["name"], taken)}
         table = await self.restore(row)
         if table is None:
             raise TableError("that table cannot be reopened")
@@ -658,7 +713,8 @@ class TableService:
 
     def pump(self, table: Table) -> None:
         """Set up the table's next step: a bot's or a stand-in's move after a short delay,
-        or the turn clock of the human to move. With no human connected the table waits."""
+        or the turn clock of the human to move. The table plays on while anyone is
+        connected to it (a seated player or a spectator); with nobody, it waits."""
         timer = self.timers.pop(table.id, None)
         if timer is not None:
             timer.cancel()
@@ -667,10 +723,11 @@ class TableService:
         if self.stopping or table.status != PLAYING or controller is None:
             return
         loop = asyncio.get_running_loop()
-        if not table.members and not controller.over:
+        if not table.connected and not controller.over:
             return  # nobody is at the table: it waits for them (or closes when empty long)
         if controller.over:
-            self.timers[table.id] = loop.call_soon(lambda: self.spawn(self.finish(table)))
+            self.timers[table.id] = loop.call_soon(
+                lambda: self.spawn(self.guarded(self.finish, table)))
             return
         delay = self.limits.bot_delay
         deals = len(controller.match.history)
@@ -688,15 +745,60 @@ class TableService:
             self.later(table, table.config.clock, self.clock_out)
 
     def later(self, table: Table, delay: float, step: Callable[[Table], Any]) -> None:
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
         self.timers[table.id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self.guarded(step, table)))
 
     async def guarded(self, step: Callable[[Table], Any], table: Table) -> None:
+        """Run one step of ``table``; a failure is reported and the step tried again after
+        the bot delay, and after MAX_FAILURES in a row the table is saved and closed."""
+        if self.tables.get(table.id) is not table:
+            return  # closed meanwhile
         try:
             await step(table)
         except Exception as exc:
-            self.report(f"tables: table {table.id} failed: {type(exc).__name__}: {exc}",
-                        traceback.format_exc())
+            table.failures += 1
+            self.report(f"tables: table {table.id} failed ({table.failures} in a row): "
+                        f"{type(exc).__name__}: {exc}", traceback.format_exc())
+            if table.failures >= MAX_FAILURES or self.stopping:
+                await self.close_broken(table)
+                return
+            try:
+                self.retry(table, step)
+            except Exception as again:
+                self.report(f"tables: table {table.id} cannot go on: "
+                            f"{type(again).__name__}: {again}", traceback.format_exc())
+                await self.close_broken(table)
+        else:
+            table.failures = 0
+
+    def retry(self, table: Table, step: Callable[[Table], Any]) -> None:
+        """Try a failed step again after the bot delay (the match's end: its finishing)."""
+        controller = table.controller
+        if step == self.finish or (controller is not None and controller.over):
+            timer = self.timers.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            self.later(table, self.limits.bot_delay, self.finish)
+        else:
+            self.pump(table)  # the next step, whichever it is now, after the bot delay
+
+    async def close_broken(self, table: Table) -> None:
+        with contextlib.suppress(Exception):
+            self.tell(table, f"Sorry: {BROKEN}.")
+        try:
+            await self.close_table(table, BROKEN)
+        except Exception as exc:  # the database too: forget it here, it was saved before
+            self.report(f"tables: table {table.id} cannot be closed: {type(exc).__name__}: "
+                        f"{exc}", traceback.format_exc())
+            for client in self.audience(table):
+                client.send({"op": "closed", "why": BROKEN})
+                client.table, client.seat = None, None
+            self.tables.pop(table.id, None)
+            self.locks.pop(table.id, None)
+            self.tables_changed()
 
     async def bot_step(self, table: Table) -> None:
         async with self.lock(table):
@@ -744,9 +846,30 @@ class TableService:
         if table.status != PLAYING:
             return
         table.status = FINISHED
+        try:
+            await self.save(table)
+        except Exception:
+            table.status = PLAYING  # tried again (``guarded``)
+            raise
         table.empty_since = asyncio.get_running_loop().time()
-        await self.save(table)
         self.broadcast(table)
+        await self.send_ratings(table)
+
+    async def send_ratings(self, table: Table) -> None:
+        """Tell the table how the finished match moved its players' ratings (the shown
+        rating, as on the leaderboard), once the history has rated it."""
+        if table.match_id is None:
+            return
+        match_id, history = table.match_id, self._history()
+        moved = await self.run(lambda: history.match_rating_changes(match_id))
+        changes = [{"seat": index, "name": seat.name,
+                    "before": float(display(moved[seat.identity][0].mu)),
+                    "after": float(display(moved[seat.identity][1].mu))}
+                   for index, seat in enumerate(table.seats)
+                   if seat.identity is not None and seat.identity in moved]
+        if changes:
+            for client in self.audience(table):
+                client.send({"op": "ratings", "changes": changes})
 
     async def close_table(self, table: Table, why: str) -> None:
         """Save and close ``table`` (its host can reopen it while it has a match)."""
@@ -769,7 +892,7 @@ class TableService:
             await asyncio.sleep(JANITOR_EVERY)
             now = asyncio.get_running_loop().time()
             for table in list(self.tables.values()):
-                if table.members or table.empty_since is None:
+                if table.connected or table.empty_since is None:
                     continue
                 idle = now - table.empty_since
                 if table.status == FINISHED and idle > FINISHED_KEPT:
@@ -789,5 +912,6 @@ _HANDLERS: dict[str, Callable[[TableService, Client, dict[str, Any]], Any]] = {
     "back": TableService.req_back,
     "chat": TableService.req_chat,
     "reopen": TableService.req_reopen,
+    "mine": TableService.req_mine,
 }
 __all__ = ["HUMAN", "TableLimits", "TableService"]

@@ -4,8 +4,10 @@ A table is created by a host with ``TableConfig`` (rules, 2–8 seats each open 
 or a bot of a level, public or private, the turn clock and the stand-in bot's level). It
 waits while humans sit down, then plays one match with the one controller the app uses
 (``app.controller.MatchController``), saved action by action in the history database
-(``app.saving``). A human seat whose player is away (the turn clock ran out, or the
-connection dropped) is played by the stand-in bot until the player is back.
+(``app.saving``). A human seat whose player is away (the turn clock ran out, they left,
+or the connection dropped) is played by the stand-in bot until the player is back; the
+table plays on while anyone (a player or a spectator) is connected to it, and waits when
+nobody is.
 
 This module holds the table's state and rules of the game around the match (who may sit,
 start, act); ``service.py`` does the talking, the timers and the saving.
@@ -14,6 +16,8 @@ start, act); ``service.py`` does the talking, the timers and the saving.
 from __future__ import annotations
 
 import secrets
+from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,6 +35,7 @@ MAX_CLOCK = 3600.0
 MIN_SEATS, MAX_SEATS = 2, 8
 NAME_LENGTH = 32
 WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+CHAT_KEPT = 20  # chat lines a table keeps for those who arrive later
 
 
 class TableError(ValueError):
@@ -43,6 +48,16 @@ def new_code(taken: set[str]) -> str:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code not in taken:
             return code
+
+
+def numbered(name: str, taken: Collection[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... the first that is not in ``taken``."""
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name} ({number})" in taken:
+        number += 1
+    return f"{name} ({number})"
 
 
 @dataclass(frozen=True)
@@ -160,8 +175,17 @@ class Table:
     spectators: set[Any] = field(default_factory=set)  # the clients watching
     members: dict[str, Any] = field(default_factory=dict)  # identity -> client (connected)
     deadline: float | None = None  # when the human to move runs out of time (loop time)
-    empty_since: float | None = None  # when its last connected human left (loop time)
+    empty_since: float | None = None  # when the last one connected left (loop time)
     deals_seen: int = 0  # finished deals the service has paced (a pause after each)
+    failures: int = 0  # steps (bots, stand-ins, the clock) that failed in a row
+    chat: deque[dict[str, Any]] = field(  # the last chat lines, for those who arrive later
+        default_factory=lambda: deque(maxlen=CHAT_KEPT))
+
+    @property
+    def connected(self) -> bool:
+        """Whether anyone is at the table: a seated player or a spectator. The table plays
+        on (bots and stand-ins) while someone is; with nobody it waits."""
+        return bool(self.members or self.spectators)
 
     # --- who sits where ----------------------------------------------------------------
     def seat_of(self, identity: str) -> int | None:
@@ -175,13 +199,9 @@ class Table:
 
     def unique_name(self, name: str, identity: str) -> str:
         """``name``, or ``name (2)``... if another human at the table has it."""
-        taken = {seat.name for seat in self.seats if seat.identity not in (None, identity)}
-        if name not in taken:
-            return name
-        number = 2
-        while f"{name} ({number})" in taken:
-            number += 1
-        return f"{name} ({number})"
+        taken = {seat.name or "" for seat in self.seats
+                 if seat.identity not in (None, identity)}
+        return numbered(name, taken)
 
     def sit(self, identity: str, name: str, seat: int | None = None) -> int:
         """Seat ``identity`` (at ``seat``, or the first free one); its seat. TableError if

@@ -262,15 +262,23 @@ class HistoryScreen(Screen[None]):
         row = self.selected()
         if row is None:
             return
+        if row.shared and row.status == PLAYING:  # its rating needs who sat where
+            self.say(f"Match {row.id} is still being played at its table: it can be "
+                     "deleted once it is over.", "error")
+            return
         if self.armed_delete != row.id:
             self.armed_delete = row.id
             self.say(f"Press Delete again to delete match {row.id} for good.")
             return
         self.armed_delete = None
-        if row.shared:  # the other players keep it: it leaves this history only
-            self.history.forget_match_player(row.id, self.owner)
-        else:
-            self.history.delete_match(row.id)
+        try:
+            if row.shared:  # the other players keep it: it leaves this history only
+                self.history.forget_match_player(row.id, self.owner)
+            else:
+                self.history.delete_match(row.id)
+        except HistoryError as exc:  # a shared match still in play, or the database
+            self.say(f"Match {row.id} is not deleted: {clean(str(exc), 200)}", "error")
+            return
         self.load()
         self.say(f"Match {row.id} deleted.")
 
