@@ -3,7 +3,9 @@
 A new match of Trash or of the dice game Help Your Neighbor (players, humans at this
 keyboard, the opponents' level, the rules), continue
 the unfinished match, and the way to the other screens (history, tournaments, settings,
-rules help). The form starts from the user's settings; while it is left as the settings
+rules help). Over SSH, the lobby asks the table service which shared tables the player
+holds a seat at (``mine``): with no unfinished match of its own, it names that table and
+``c`` goes back to it. The form starts from the user's settings; while it is left as the settings
 say, the settings' own line-up (mixed levels, bot tables) is used as it is. What the lobby
 has to say (a choice it refuses, a match waiting) is a line in its box (``say``), not a
 toast over the footer; it goes when the form changes or another screen opens.
@@ -210,6 +212,9 @@ class LobbyScreen(Screen[None]):
 
     def on_screen_suspend(self) -> None:
         self.say("")
+        link = self.trash_app.tables_link
+        if link is not None:  # back in the lobby, it asks again
+            link.ignore(self.on_table_message)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.say("")
@@ -225,17 +230,61 @@ class LobbyScreen(Screen[None]):
         return cast("TrashApp", self.app)
 
     has_unfinished = False  # read from the history when the lobby is shown, not per key
+    # over SSH: the shared tables where the player holds a seat, as the service last said
+    seats_held: tuple[dict[str, Any], ...] = ()
+    ASK_TRIES = 40  # times the lobby looks (every ASK_EVERY s) for the link to be up
+    ASK_EVERY = 0.25
 
     def on_mount(self) -> None:
         app = self.trash_app  # over SSH the button is the shared tables (if the server has them)
         self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
                                                                   app.tables_link is None)
+        self.seats_held = ()
         self.show_unfinished()
         self.show_suggestion()
+        self.ask_seats_held()
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
         self.show_suggestion()
+        self.ask_seats_held()
+
+    def on_unmount(self) -> None:
+        link = self.trash_app.tables_link
+        if link is not None:
+            link.ignore(self.on_table_message)
+
+    # --- over SSH: a seat held at a shared table ------------------------------------------
+    def ask_seats_held(self, tries: int = ASK_TRIES) -> None:
+        """Ask the table service where the player holds a seat (once its link is up: the
+        app connects it after the lobby is first shown)."""
+        link = self.trash_app.tables_link
+        if link is None:
+            return
+        if not link.connected:
+            if tries > 0 and not link.closed:
+                self.set_timer(self.ASK_EVERY, lambda: self.ask_seats_held(tries - 1))
+            return
+        link.listen(self.on_table_message)
+        link.send({"op": "mine"})
+
+    def on_table_message(self, message: dict[str, Any]) -> None:
+        if message.get("op") != "mine" or not self.is_mounted:
+            return
+        tables = message.get("tables")
+        self.seats_held = tuple(t for t in tables if isinstance(t, dict) and
+                                isinstance(t.get("id"), int)) if isinstance(tables, list) else ()
+        self.show_unfinished()
+
+    def held_text(self) -> str:
+        """The table where the player holds a seat, and how to go back to it."""
+        table = self.seats_held[0]
+        name = clean(table.get("name") or "a shared table", 32)
+        status = clean(table.get("status_text") or table.get("status") or "", 24)
+        more = len(self.seats_held) - 1
+        also = f" (and {more} more: t, Tables)" if more > 0 else ""
+        return (f"You hold a seat at {name}{f' ({status})' if status else ''}{also}: "
+                "press c to go back to it.")
 
     def show_suggestion(self) -> None:
         """Propose the bot level nearest the player's rating in the chosen game (a line
@@ -253,11 +302,13 @@ class LobbyScreen(Screen[None]):
     def show_unfinished(self) -> None:
         """Enable Continue when there is an unfinished match, and say which one."""
         row = self.trash_app.unfinished_match()
-        self.has_unfinished = row is not None
+        self.has_unfinished = row is not None or bool(self.seats_held)
         button = self.query_one("#lobby-continue", Button)
         note = self.query_one("#lobby-continue-note", Static)
-        button.disabled = row is None
-        if row is None:
+        button.disabled = not self.has_unfinished
+        if row is None and self.seats_held:
+            note.update(Text(self.held_text()))
+        elif row is None:
             note.update("No unfinished match.")
         else:
             text = unfinished_text(row)
@@ -370,4 +421,8 @@ class LobbyScreen(Screen[None]):
             seats, lambda names: self.trash_app.start_neighbor_game(seats, names)))
 
     def action_continue_match(self) -> None:
-        self.trash_app.continue_match()
+        app = self.trash_app
+        if app.unfinished_match() is None and self.seats_held:
+            app.open_tables({"op": "join", "table": self.seats_held[0]["id"]})
+            return
+        app.continue_match()
