@@ -37,7 +37,7 @@ STAND_INS = ("normal", "easy", "hard", "random", "expert")
 # host in turn, each down to a floor, then lower floors. The status and the spectators
 # are never cut.
 COLUMNS = ("Table", "Host", "Rules", "Seats", "Status", "👁")
-WIDEST = {"Table": 24, "Host": 16, "Rules": 22, "Seats": 80, "Status": 16, "👁": 4}
+WIDEST = {"Table": 32, "Host": 16, "Rules": 22, "Seats": 80, "Status": 16, "👁": 4}
 SHRINK_STEPS = (("Seats", 24), ("Table", 16), ("Rules", 10), ("Host", 10), ("Seats", 16),
                 ("Table", 12), ("Rules", 6), ("Host", 6), ("Seats", 10), ("Table", 8))
 LIST_MARGIN = 2  # room kept for the list's scroll bar

@@ -73,6 +73,8 @@ class TableWaitingScreen(Screen[None]):
             self.link.ignore(self.on_table_message)
             self.app.switch_screen(SharedBoardScreen(self.link, self.update, self.animation))
             return
+        if not self.query("#waiting-title"):
+            return  # not composed yet: on_mount shows the latest
         code = table.get("code") or self.code
         self.query_one("#waiting-title", Label).update(
             f"{clean(table['name'], 32)} — waiting for players")
