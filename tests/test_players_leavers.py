@@ -1,0 +1,159 @@
+"""Rated play at shared tables cannot be gamed (issue 29): a player not back at the table
+when the match ends has left it — esc or a dropped connection alike, coming back by any
+route undoes it —, several leavers tie for last place in the rating and in the
+statistics alike, and a shared match still in play cannot leave a player's history (it
+would leave the match unrated for everyone)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from players_helpers import finish, fixed_anchors
+from table_helpers import TableClient, name_player, play_out, running_service
+from textual.app import App
+
+from trash_tui.app.screens.history import HistoryScreen
+from trash_tui.games import TRASH
+from trash_tui.history import PLAYING, SHARED_OWNER, History, MatchInPlay
+from trash_tui.players.model import final_places
+from trash_tui.players.stats import player_stats
+from trash_tui.rules import Rules
+
+TABLE = {"name": "Rated", "preset": "standard", "seats": ["human", "human", "normal"],
+         "public": True, "clock": 0, "rules": Rules(start_size=3).to_dict()}
+
+
+@pytest.fixture(autouse=True)
+def _anchors(monkeypatch: pytest.MonkeyPatch) -> None:
+    fixed_anchors(monkeypatch)
+
+
+def rated(history: History, match_id: int) -> list[dict]:
+    row = history.db.execute("SELECT seats FROM rated_matches WHERE match_id = ?",
+                             (match_id,)).fetchone()
+    assert row is not None, "the match was not rated"
+    return json.loads(row[0])
+
+
+async def seated_pair(service: object) -> tuple[TableClient, TableClient, dict]:
+    ann = await TableClient.connect(service, "key:ann")
+    bob = await TableClient.connect(service, "key:bob")
+    await ann.send({"op": "create", "config": TABLE})
+    created = await ann.wait_for("created")
+    await bob.send({"op": "join", "code": created["code"]})
+    await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+    return ann, bob, created
+
+
+async def test_a_player_whose_connection_dropped_and_who_is_not_back_is_last(
+        tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann, bob, _ = await seated_pair(service)
+        await ann.close()  # dropped, not esc
+        await bob.wait_for("notice", lambda m: "lost the connection" in m["text"])
+        await play_out([bob])
+        await asyncio.sleep(0.1)
+    with History(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches("key:ann")
+        seats = rated(history, row.id)
+        assert seats[0] == {"rank": 3, "player": "key:ann"}
+        stats = player_stats(history, "key:ann", TRASH, "Ann")
+        assert stats.mean_place == 3.0 and stats.overall.wins == 0
+
+
+async def test_a_player_who_reconnects_to_the_seat_is_not_a_leaver(tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        ann, bob, created = await seated_pair(service)
+        await bob.close()
+        await ann.wait_for("notice", lambda m: "lost the connection" in m["text"])
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "join", "table": created["table"]})  # a new session
+        await bob.wait_for("update", lambda m: m["reset"])
+        last = await play_out([ann, bob])
+        places = last["state"]["result"]["places"]
+        await asyncio.sleep(0.1)
+    with History(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches("key:bob")
+        assert rated(history, row.id)[1] == {"rank": places[1], "player": "key:bob"}
+
+
+async def test_players_still_away_after_a_server_restart_are_leavers_until_back(
+        tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        await seated_pair(service)
+    async with running_service(tmp_path) as service:
+        [table] = service.tables.values()
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "join", "table": table.id})
+        await play_out([ann])
+        await asyncio.sleep(0.1)
+    with History(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches("key:bob")
+        seats = rated(history, row.id)
+        assert seats[1] == {"rank": 3, "player": "key:bob"}
+        assert seats[0]["rank"] in (1, 2)
+
+
+def test_several_leavers_tie_for_last_place_in_the_rating_and_the_statistics(
+        tmp_path: Path) -> None:
+    assert final_places([1, 2, 3, 4], {0, 3}) == [3, 1, 2, 3]
+    assert final_places([2, 1, 3, 4], set()) == [2, 1, 3, 4]
+    people = ["ann", "bob", "cat", "dan"]
+    with History(tmp_path / "h.sqlite3") as history:
+        # the stand-ins did best for the two who left: they still tie, last
+        match_id = finish(history, SHARED_OWNER, ["human"] * 4, [1, 4, 2, 3],
+                          players=list(enumerate(people)), leavers=["ann", "cat"])
+        ranks = {seat["player"]: seat["rank"] for seat in rated(history, match_id)}
+        assert ranks == {"ann": 3, "cat": 3, "bob": 2, "dan": 1}
+        for identity in people:
+            stats = player_stats(history, identity, TRASH, identity)
+            assert stats.mean_place == ranks[identity]  # the same places, one rule
+            assert stats.overall.wins == (ranks[identity] == 1)
+        before = {p: history.rating(p, TRASH) for p in people}
+        assert history.rebuild_ratings() == 1
+        assert {p: history.rating(p, TRASH) for p in people} == before
+
+
+def test_a_shared_match_in_play_cannot_be_deleted_from_a_history(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite3") as history:
+        match_id = history.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
+        history.add_match_players(match_id, [(0, "ann"), (1, "bob")])
+        with pytest.raises(MatchInPlay, match="still being played") as refused:
+            history.forget_match_player(match_id, "ann")
+        assert "\n" not in str(refused.value)
+        history.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
+        assert [s["player"] for s in rated(history, match_id)] == ["ann", "bob"]  # rated
+        history.forget_match_player(match_id, "ann")  # over: it may go now
+        assert history.matches("ann") == [] and len(history.matches("bob")) == 1
+        assert history.rating("ann", TRASH) is not None
+
+
+class _HistoryApp(App[None]):
+    def __init__(self, history: History) -> None:
+        super().__init__()
+        self.history = history
+
+    def on_mount(self) -> None:
+        self.push_screen(HistoryScreen(self.history, "ann"))
+
+
+async def test_the_history_screen_says_why_a_shared_match_in_play_is_not_deleted(
+        tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite3") as history:
+        match_id = history.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
+        history.add_match_players(match_id, [(0, "ann"), (1, "bob")])
+        app = _HistoryApp(history)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            for _ in range(2):
+                await pilot.press("delete")
+                await pilot.pause()
+            detail = str(app.screen.query_one("#history-detail").render())
+            assert "still being played" in detail and "once it is over" in detail
+            assert app.screen.query_one("DataTable").row_count == 1
+        assert [row.status for row in history.matches("ann")] == [PLAYING]
