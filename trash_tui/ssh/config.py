@@ -5,6 +5,10 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     [server]
     host = "127.0.0.1"            # --host overrides it
     port = 2222                   # --port overrides it (0: any free port)
+    public_host = "games.example.org"   # where players reach it (the join hint's host);
+                                  # default: host, or this machine's fully qualified name
+                                  # when host is a wildcard or loopback address
+    public_port = 2222            # the join hint's port; default: the port listened on
     host_key = "ssh_host_ed25519_key"   # generated on first start (mode 0600), then reused
     auth = "open"                 # "open" (any key) or "allow-list" (authorized_keys only)
     authorized_keys = "authorized_keys" # required with auth = "allow-list"
@@ -42,7 +46,9 @@ is a ``ServeError`` with one line ``path:LINE: server.key: what is wrong``
 
 from __future__ import annotations
 
+import ipaddress
 import math
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +89,8 @@ SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
     "keepalive_interval": (1.0, 3600.0, True),
     "table_empty_timeout": (10.0, 7 * 24 * 3600.0, False),
 }
-SERVER_KEYS = ("host", "port", "auth", *PATH_KEYS, *COUNT_KEYS, *SECONDS_KEYS)
+SERVER_KEYS = ("host", "port", "public_host", "public_port", "auth", *PATH_KEYS,
+               *COUNT_KEYS, *SECONDS_KEYS)
 
 
 class ServeError(ValueError):
@@ -101,6 +108,8 @@ class ServerConfig:
 
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
+    public_host: str | None = None  # None: ``public_address`` decides
+    public_port: int | None = None  # None: the port listened on
     host_key: Path = field(default_factory=lambda: default_data_dir() / "ssh_host_ed25519_key")
     auth: str = "open"
     authorized_keys: Path | None = None
@@ -185,6 +194,14 @@ class _Loader:
             values["host"] = self.host(table["host"])
         if "port" in table:
             values["port"] = self.port(table["port"])
+        if "public_host" in table:
+            values["public_host"] = self.host(table["public_host"], "public_host")
+        if "public_port" in table:
+            value = table["public_port"]
+            if not _is_int(value) or not 1 <= value <= 65535:
+                raise self.error("public_port", "expected the port number players connect "
+                                                f"to, from 1 to 65535, got {_shown(value)}")
+            values["public_port"] = value
         auth = table.get("auth", "open")
         if auth not in AUTH_MODES:
             raise self.error("auth", "expected one of " + ", ".join(map(repr, AUTH_MODES))
@@ -203,11 +220,13 @@ class _Loader:
         self.check_auth_files(values)
         return values
 
-    def host(self, value: Any) -> str:
+    def host(self, value: Any, key: str = "host") -> str:
         if not isinstance(value, str) or not value.strip() or \
                 any(c.isspace() or is_unsafe(c) for c in value):
-            raise self.error("host", "expected an address or host name such as \"127.0.0.1\" "
-                                     f"or \"0.0.0.0\", got {_shown(value)}")
+            example = ("\"games.example.org\" or \"203.0.113.7\"" if key != "host" else
+                       "\"127.0.0.1\" or \"0.0.0.0\"")
+            raise self.error(key, f"expected an address or host name such as {example}, got "
+                                  f"{_shown(value)}")
         return value
 
     def port(self, value: Any) -> int:
@@ -268,6 +287,29 @@ class _Loader:
             path = values.get(key)
             if path is not None and not path.is_file():
                 raise self.error(key, f"{path} is not a readable file")
+
+
+def is_local_or_wildcard(host: str) -> bool:
+    """Whether ``host`` is an address nobody elsewhere reaches the server by: a wildcard
+    ("0.0.0.0", "::", "") or a loopback address ("127.0.0.1", "::1", "localhost")."""
+    name = host.strip().strip("[]")
+    if name in ("", "*", "localhost") or name.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(name.split("%", 1)[0])
+    except ValueError:
+        return False
+    return address.is_unspecified or address.is_loopback
+
+
+def public_address(config: ServerConfig, listened_port: int) -> tuple[str, int]:
+    """Where players reach the server (the join hint ``ssh -p PORT CODE@HOST``):
+    ``public_host``, else ``host`` unless it is a wildcard or loopback address, else this
+    machine's fully qualified name; ``public_port``, else the port listened on."""
+    host = config.public_host
+    if host is None:
+        host = config.host if not is_local_or_wildcard(config.host) else socket.getfqdn()
+    return host, config.public_port or listened_port
 
 
 def load_server_config(path: str | Path | None = None, host: str | None = None,

@@ -15,6 +15,15 @@ from collections.abc import Callable
 #: seen are forgotten first; a forgotten address starts again with a full bucket).
 MAX_TRACKED_ADDRESSES = 10_000
 FULL_MESSAGE = "the server is full, try again later"
+#: A session over ``sessions_per_ip``: it is this address, not the server, that is full.
+ADDRESS_FULL_MESSAGE = ("this address has {count} session{s} open, the most one address "
+                        "may have: close one or try again later")
+SERVER_FULL, ADDRESS_FULL = "server full", "address full"  # why ``take`` refused
+
+
+def address_full_message(count: int) -> str:
+    """What a session over the per-address limit (``count``) is told."""
+    return ADDRESS_FULL_MESSAGE.format(count=count, s="" if count == 1 else "s")
 
 
 def client_key(address: str) -> str:
@@ -74,16 +83,23 @@ class SessionSlots:
         self.by_address: defaultdict[str, int] = defaultdict(int)
         self.used = 0
 
+    def take(self, address: str) -> str | None:
+        """Take a slot for a session from ``address``: None when taken, else which limit
+        refused it (``ADDRESS_FULL``: this address has ``per_address`` slots already;
+        ``SERVER_FULL``: all ``total`` are taken)."""
+        key = client_key(address)
+        held = self.by_address.get(key, 0)
+        if held >= self.per_address:
+            return ADDRESS_FULL
+        if self.used >= self.total:
+            return SERVER_FULL
+        self.used += 1
+        self.by_address[key] = held + 1
+        return None
+
     def acquire(self, address: str) -> bool:
         """Take a slot for a session from ``address``; False when a limit is reached."""
-        key = client_key(address)
-        if self.used >= self.total or self.by_address[key] >= self.per_address:
-            if not self.by_address[key]:
-                del self.by_address[key]
-            return False
-        self.used += 1
-        self.by_address[key] += 1
-        return True
+        return self.take(address) is None
 
     def release(self, address: str) -> None:
         """Give back a slot taken by ``acquire``."""

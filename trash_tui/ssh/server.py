@@ -57,9 +57,15 @@ from trash_tui.ssh.child import (
     session_environment,
     start_fork_server,
 )
-from trash_tui.ssh.config import ServeError, ServerConfig
+from trash_tui.ssh.config import ServeError, ServerConfig, public_address
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
-from trash_tui.ssh.limits import FULL_MESSAGE, RateLimiter, SessionSlots
+from trash_tui.ssh.limits import (
+    ADDRESS_FULL,
+    FULL_MESSAGE,
+    RateLimiter,
+    SessionSlots,
+    address_full_message,
+)
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
@@ -102,7 +108,8 @@ class ServerState:
 
     def __init__(self, config: ServerConfig, log: ConnectionLog,
                  allow_list: AllowList | None, passwords: PasswordFile | None,
-                 command: tuple[str, ...], echo: TextIO | None) -> None:
+                 command: tuple[str, ...], echo: TextIO | None,
+                 address: tuple[str, int] | None = None) -> None:
         self.config = config
         self.log = log
         self.allow_list = allow_list
@@ -122,7 +129,7 @@ class ServerState:
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
             chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout),
-            report=self.report)
+            report=self.report, public_address=address)
 
     def report(self, message: str, detail: str = "") -> None:
         """A note on the server's stderr (an operator's, never a secret): escaped, and
@@ -329,7 +336,11 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
     if state.stopping:
         _refuse(process, STOPPING_MESSAGE)
         return "refused: server stopping", None
-    if not state.slots.acquire(session.address):
+    refused = state.slots.take(session.address)
+    if refused == ADDRESS_FULL:  # the server may have room: it is this address that has not
+        _refuse(process, f"trash: {address_full_message(state.slots.per_address)}")
+        return "refused: too many sessions from this address", None
+    if refused is not None:
         _refuse(process, f"trash: {FULL_MESSAGE}")
         return "refused: server full", None
     token = state.tables.register(session.player or "")
@@ -547,7 +558,9 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         raise ServeError(f"{config.log}: cannot open the connection log: "
                          f"{exc.strerror or exc}") from None
     raise_descriptor_limit()
-    state = ServerState(config, log, allow_list, passwords, command, echo)
+    loop = asyncio.get_running_loop()  # (the machine's name may take a DNS look-up)
+    address = await loop.run_in_executor(None, public_address, config, config.port)
+    state = ServerState(config, log, allow_list, passwords, command, echo, address)
     try:
         await state.tables.start()
     except (OSError, HistoryError) as exc:
@@ -579,5 +592,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None
     server = RunningServer(acceptor, state, host_key)
+    if config.public_port is None:  # (port 0: the port listened on is known now)
+        state.tables.public_address = (address[0], server.port)
     server.take_error_handlers()
     return server
