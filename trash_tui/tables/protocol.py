@@ -10,6 +10,22 @@ then on it is that player. What crosses the wire about a match is public by cons
 - the match's events since the last message (the engine's public event tuples);
 - a deal's ``public_summary`` (no deck, no reshuffles, no digest) and the match result.
 
+Requests (each answered, or refused with ``{"op": "error", "message": ONE LINE}``; every
+request counts against the client's message rate): ``hello`` (``welcome``: version, name,
+``waiting``: a table where the player holds a seat or null, ``address``: ``{"host",
+"port"}`` where players connect from outside, for ``ssh -p PORT CODE@HOST``, or null),
+``list`` (``tables``), ``create`` (``created``), ``join``/``watch`` (an ``update`` with
+``reset``, then the table's last chat lines as ``chat`` messages with ``"earlier":
+true``), ``leave`` (``left``), ``start``, ``act``, ``back``, ``chat``, ``reopen``, and
+``mine`` (``{"op": "mine", "tables": [summary, ...]}``: the open tables, waiting or
+playing, where this player holds a seat).
+
+The service also sends, unasked: ``update``, ``notice`` (one line for the table), ``chat``,
+``closed`` (``why``: the table is saved and closed), ``left`` with a ``why`` (this session
+no longer gets the table's updates, e.g. the player sat down there in another session),
+and at the end of a rated match ``{"op": "ratings", "changes": [{"seat", "name",
+"before", "after"}, ...]}`` (the human seats' shown ratings, as on the leaderboard).
+
 ``PublicMatch`` is the match as a client rebuilds it from those messages: it has the parts
 of ``engine.match.Match`` the board and the end-of-deal screens read (``events``,
 ``history``, ``result``, ``rules``, ``over``, ``first``, ``deal_number``).
