@@ -177,7 +177,7 @@ class TablesScreen(Screen[None]):
             clean(entry["rules"], 40), clean(seats_line(entry), 200),
             clean(entry.get("status_text", entry["status"]), WIDEST["Status"]),
             str(entry.get("spectators", 0))), strict=True)) for entry in self.tables]
-        room = (table.size.width or self.size.width or 80) - LIST_MARGIN
+        room = (table.size.width or self.app.size.width) - LIST_MARGIN
         widths = column_widths(cells, room)
         table.clear(columns=True)
         for name in COLUMNS:

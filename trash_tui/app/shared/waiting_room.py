@@ -84,7 +84,7 @@ class TableWaitingScreen(Screen[None]):
                   else f"Turn clock: {table['clock']:g} s a move")]
         if code:
             lines.extend(self.join_hint(code))
-        lines.append("It starts when every seat is taken" +
+        lines.append("Starts when every seat is taken" +
                      (", or now with s (open seats get bots)." if self.host else "."))
         self.query_one("#waiting-table", Static).update("\n".join(lines))
         self.refresh_bindings()
