@@ -4,7 +4,9 @@
 rules, seats, seed, animation, theme), so tests get a deterministic app and the command
 line gets the user's. The lobby is the base screen; every other screen (board, history,
 settings, tournaments, rules help) is pushed on top of it and imported only when opened,
-so the lobby appears quickly.
+so the lobby appears quickly. A new SSH player's name prompt is pushed over the lobby,
+which is built under it: whatever screen comes after the name (the lobby, or a table
+joined by its code) is an ordinary screen that owns its keys from its first frame.
 """
 
 from __future__ import annotations
@@ -72,10 +74,7 @@ class TrashApp(App[None]):
         self.idle_timeout = idle_timeout  # seconds without input before goodbye (0: never)
         self.last_input = time.monotonic()
         self.leaving = False
-        # A new SSH player's name is taken and the lobby is coming: keys typed until it
-        # is up (a repeated Enter) are dropped, so they never land on the lobby.
-        self.sitting_down = False
-        self.seated_at: float | None = None
+        self.arrival_notice: str | None = None  # said by the next shared table's board
         self.settings = settings
         self.seed = seed
         self.play_now = play_now
@@ -127,12 +126,10 @@ class TrashApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_keymap(self.settings.remapped_keys())
+        self.push_screen(LobbyScreen())
         if self.remote and self.registered_name() is None:
-            # a new key: the name prompt is the first screen (cheap to draw), the lobby
-            # comes after it
+            # a new key: the name prompt over the lobby (built under it meanwhile)
             self.push_screen(NameScreen(self.settings.name), callback=self.set_player_name)
-        else:
-            self.push_screen(LobbyScreen())
         for problem in self.problems:
             self.notify(problem, title="Settings problem: using the default",
                         severity="warning", timeout=12, markup=False)  # text from the file
@@ -181,9 +178,15 @@ class TrashApp(App[None]):
         if link.join_code is not None:
             self.open_tables({"op": "join", "code": link.join_code})
         elif waiting:
-            self.notify(f"Your table {clean(waiting.get('name', ''), 32)} is waiting: back "
-                        "to your seat.", markup=False)
+            # said on the table's own status line (a toast would cover its piles)
+            self.arrival_notice = (f"Back at your seat at {clean(waiting.get('name', ''), 32)}"
+                                   " (it kept it for you).")
             self.open_tables({"op": "join", "table": waiting["id"]})
+
+    def take_arrival_notice(self) -> str | None:
+        """The notice for the shared table's board that opens now (once)."""
+        notice, self.arrival_notice = self.arrival_notice, None
+        return notice
 
     def back_to_shared_match(self, match_id: int) -> None:
         """From the history: back to the seat of a match at a shared table."""
@@ -221,10 +224,8 @@ class TrashApp(App[None]):
         return history.player_name(self.owner) if history is not None else None
 
     def set_player_name(self, name: str | None) -> None:
-        """Register the name a new player chose, then open the lobby."""
-        if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
-            self.sitting_down = True
-            self.push_screen(LobbyScreen())
+        """Register the name a new player chose (the lobby is under the prompt), then
+        connect to the shared tables (a code in the SSH user name goes to its table)."""
         if not name:
             return
         self.settings = replace(self.settings, name=name)
@@ -235,38 +236,10 @@ class TrashApp(App[None]):
             with contextlib.suppress(OSError, SettingsError):
                 save_settings(self.settings, self.settings_path)
 
-    def lobby_up(self) -> None:
-        """The lobby is about to be drawn: keys typed from now on are the player's next
-        ones."""
-        if self.sitting_down:
-            self.sitting_down = False
-            self.seated_at = time.monotonic()
-
-    def _display(self, screen: Screen, renderable: Any) -> None:
-        """(Textual's: writes a frame.) The lobby's first frame after a new player's name
-        marks when keys become theirs again (``lobby_up``), just before it is written: a
-        key typed on seeing the lobby is never taken for one typed before it (marked after
-        the frame, a quick player's ``n`` could be older than the mark, and dropped)."""
-        if self.sitting_down and renderable is not None and screen is self.screen and \
-                isinstance(screen, LobbyScreen) and not self._batch_count:
-            self.lobby_up()
-        super()._display(screen, renderable)
-
-    def typed_while_sitting_down(self, event: events.Event) -> bool:
-        """Whether ``event`` is a key typed between a new player's name and the lobby."""
-        if not isinstance(event, events.Key):
-            return False
-        if self.sitting_down or getattr(self.screen, "sitting", False):
-            return True
-        return self.seated_at is not None and event.time <= self.seated_at
-
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |
                       events.MouseScrollUp):
             self.last_input = time.monotonic()
-        if self.typed_while_sitting_down(event):
-            event.stop()
-            return
         await super().on_event(event)
 
     def check_player_idle(self) -> None:
@@ -274,17 +247,29 @@ class TrashApp(App[None]):
         if self.idle_timeout > 0 and idle >= self.idle_timeout and not self.leaving:
             minutes = max(1, round(self.idle_timeout / 60))
             self.say_goodbye(f"No key pressed for {minutes} minute"
-                             f"{'s' if minutes != 1 else ''}. Your match is saved: come "
-                             "back and press c to continue it.", status=IDLE_EXIT_STATUS)
+                             f"{'s' if minutes != 1 else ''}. {self.saved_where()}",
+                             status=IDLE_EXIT_STATUS)
 
     def server_stopping(self) -> None:
-        self.say_goodbye("The server is stopping. Your match is saved: come back later "
-                         "and press c to continue it.", delay=2.0)
+        self.say_goodbye(self.saved_where() + " The server is stopping: come back later.",
+                         delay=2.0)
+
+    def saved_where(self) -> str:
+        """Where this player's match is kept, and how to get back to it: a seat at a
+        shared table comes back by itself (the server sends a returning player to it);
+        a match of one's own is continued with c."""
+        from trash_tui.app.shared.board import SharedBoardScreen
+        from trash_tui.app.shared.waiting_room import TableWaitingScreen
+
+        if any(isinstance(screen, SharedBoardScreen | TableWaitingScreen)
+               for screen in self.screen_stack):
+            return ("Your seat at the table is kept: when you connect again, you are back "
+                    "at it.")
+        return "Your match is saved: press c in the lobby to continue it."
 
     def cpu_time_used(self) -> None:
         self.say_goodbye("This session has used all the computer time the server gives one "
-                         "session. Your match is saved: connect again and press c to "
-                         "continue it.", delay=2.0)
+                         f"session. {self.saved_where()}", delay=2.0)
 
     def say_goodbye(self, message: str, delay: float = 3.0, status: int = 0) -> None:
         """Show ``message`` over everything, then exit with ``status``."""
@@ -410,14 +395,14 @@ class TrashApp(App[None]):
             self.tell(str(exc), severity="error")
             return
         if isinstance(controller, MatchController):
-            self.open_board(controller)
+            self.open_board(controller, notice="The match goes on where it stopped.")
         else:
             self.open_neighbor_board(controller)
 
-    def open_board(self, controller: MatchController) -> None:
+    def open_board(self, controller: MatchController, notice: str | None = None) -> None:
         from trash_tui.app.trash.board import BoardScreen
 
-        self.push_screen(BoardScreen(controller, self.settings.animation))
+        self.push_screen(BoardScreen(controller, self.settings.animation, notice=notice))
 
     def open_neighbor_board(self, controller: NeighborController) -> None:
         from trash_tui.app.neighbor.board import NeighborBoardScreen

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from bots.base import Bot
 from bots.registry import make_bot
@@ -60,7 +60,43 @@ def make_seats(specs: Sequence[str | Mapping[str, Any]], seed: int,
     return seats
 
 
-class MatchController:
+class MatchView(Protocol):
+    """What a board reads of a match: its events, finished deals and result (an engine
+    ``Match``, or a shared table's ``PublicMatch``)."""
+
+    events: list[Any]
+    history: list[Any]
+    result: Any
+    deal_number: int
+
+
+@runtime_checkable
+class TrashTable(Protocol):
+    """What a Trash board asks of the match it shows: ``MatchController`` here, and a
+    shared table's controller (``trash_tui.app.shared.controller``) both declare it.
+    (Plain annotations, not properties: each controller may make them attributes or
+    properties.)"""
+
+    rules: Rules
+    seed: int
+    actions: list[Any]
+    listeners: Sequence[Any]
+    match: MatchView
+    names: list[str]
+    over: bool
+    to_move: int
+    waiting_for_human: bool
+
+    def observation(self, seat: int | None = None) -> Observation: ...
+
+    def legal(self) -> tuple[int, ...]: ...
+
+    def play(self, action: int) -> int: ...
+
+    def step_bot(self) -> int: ...
+
+
+class MatchController(TrashTable):
     """One match: its seats, whose turn it is, and one step at a time."""
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int) -> None:

@@ -4,10 +4,12 @@ rolls and uncover choices as keys and clicks.
 Footer bindings follow the legal actions (``check_action`` hides what is not legal now):
 ``r``/space rolls, and on a 7 the marker keys (2–6, 8, 9, 0 for 10, - for 11, = for 12)
 uncover one marker. Clicking the dice rolls; clicking one of your covered markers
-uncovers it. Bots play one decision at a time on a timer at the animation speed, so the
-table shows them roll by roll, and they wait while any other screen (a dialog, the size
-guard) is on top; every roll first shows a few cosmetic dice faces (from the screen's
-own ``random.Random``, never the game's dice) unless the animation is off. The end of the
+uncovers it. The pace is the turn driver's (``trash_tui.play.turns``), as on the card
+table: bots play one decision at a time at the animation speed, so the table shows them
+roll by roll, and they wait while any other screen (a dialog, the size guard) is on top;
+every roll first shows a few cosmetic dice faces (from the screen's own
+``random.Random``, never the game's dice) unless the animation is off; a key pressed
+while the dice roll is kept and taken when they stop. The end of the
 game opens the standings over the board; closing them goes back to the lobby.
 """
 
@@ -43,6 +45,7 @@ from trash_tui.app.neighbor.widgets import (
     side_width,
 )
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.screen_clock import ScreenClock
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import (
     MARKERS,
@@ -54,6 +57,7 @@ from trash_tui.neighbor.engine import (
 from trash_tui.neighbor.narrate import narrate, says
 from trash_tui.play.controller import saving_problem
 from trash_tui.play.neighbor_controller import NeighborController
+from trash_tui.play.turns import BotTurns, KeptMove, TurnDriver
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
 FLICKER = {"off": (0, 0.0), "fast": (3, 0.04), "normal": (5, 0.07)}  # (faces, seconds each)
@@ -92,8 +96,10 @@ class NeighborBoardScreen(Screen[None]):
         self.flicker_faces, self.flicker_step = FLICKER.get(animation, FLICKER["normal"])
         # Cosmetic faces shown while the dice "roll": never the game's dice.
         self.flicker_random = random.Random(derive_seed(controller.seed, "dice-flicker"))
+        self.driver = TurnDriver(BotTurns(controller, self.delay), self.make_move,
+                                 ScreenClock(self), when_free=self.take_kept)
+        self.kept = KeptMove()  # a key pressed while the dice rolled
         self.rolling = False  # the dice are being shown rolling
-        self.bot_pending = False  # a bot's step is scheduled
         self.standings_shown = False
         self.problem_shown = False  # the history database's problem has been said
         self.problem: str | None = None  # it, on the status line to the end of the game
@@ -111,7 +117,10 @@ class NeighborBoardScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#neighbor-log", RichLog).border_title = "Log"
         self.refresh_view()
-        self.schedule_bots()
+        self.driver.poke()
+
+    def on_unmount(self) -> None:
+        self.driver.stop()
 
     def on_resize(self, event: Resize) -> None:
         self.query_one("#neighbor-side").styles.width = self.side_width(event.size)
@@ -191,12 +200,21 @@ class NeighborBoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
-        if self.rolling:  # the last roll is still being shown
+        if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
+            self.kept.keep(action)
             return
         if action not in self.controller.legal():
             self.app.bell()
             return
-        self.make_move(lambda: self.controller.play(action))
+        self.driver.play_now(lambda: self.controller.play(action))
+
+    def take_kept(self) -> bool:
+        """The dice have stopped: a key pressed meanwhile is taken if it is still legal."""
+        action = self.kept.take()
+        if action is None or action not in self.controller.legal():
+            return False
+        self._take(action)
+        return True
 
     def action_roll(self) -> None:
         self._take(ROLL)
@@ -224,15 +242,15 @@ class NeighborBoardScreen(Screen[None]):
     # --- moves, the dice rolling, bots and the end -----------------------------------
     def make_move(self, move: Callable[[], object]) -> None:
         """Make a move (the human's or a bot's) and show it: a roll first shows the dice
-        rolling (unless the animation is off), then the table; then go on."""
+        rolling (unless the animation is off), then the table; then the driver goes on
+        (``move_shown``)."""
         controller = self.controller
         name = controller.names[controller.to_move]
         start = len(controller.events)
         move()
         rolled = any(event[0] == "roll" for event in controller.events[start:])
         if not rolled or not self.flicker_faces:
-            self.refresh_view()
-            self.after_move()
+            self.move_shown()
             return
         self.rolling = True
         self.query_one("#neighbor-status", Static).update(Text(f"{says(name, 'rolls')}…"))
@@ -243,21 +261,23 @@ class NeighborBoardScreen(Screen[None]):
             return
         if not left:
             self.rolling = False
-            self.refresh_view()
-            self.after_move()
+            self.move_shown()
             return
         faces = (self.flicker_random.randint(1, 6), self.flicker_random.randint(1, 6))
         self.query_one(DiceView).update_view(faces, f"{says(name, 'rolls')}…", rolling=True)
         self.set_timer(self.flicker_step, lambda: self._flicker(left - 1, name))
 
-    def after_move(self) -> None:
+    def move_shown(self) -> None:
+        """The move is on the table: the end of the game opens the standings (once the
+        board is on top), else the driver goes on."""
+        self.refresh_view()
         self.show_problem()
-        if not self.is_active:  # on_screen_resume comes back here
-            return
         if self.controller.over:
-            self.show_standings()
+            self.driver.stop()
+            if self.is_active:
+                self.show_standings()
             return
-        self.schedule_bots()
+        self.driver.moved()
 
     def show_problem(self) -> None:
         """Say once if the game is no longer saved (the database, or another session)."""
@@ -267,32 +287,18 @@ class NeighborBoardScreen(Screen[None]):
             self.problem = problem
             self.refresh_view()
 
-    def schedule_bots(self) -> None:
-        controller = self.controller
-        if controller.over or controller.waiting_for_human or self.bot_pending or \
-                self.rolling:
-            return
-        self.bot_pending = True
-        if self.delay:
-            self.set_timer(self.delay, self.bot_step)
-        else:
-            self.call_later(self.bot_step)
-
-    def bot_step(self) -> None:
-        self.bot_pending = False
-        if not self.is_attached or self.controller.over:
-            return
-        if not self.is_active or self.rolling:  # on_screen_resume / the end of the roll
-            return                                 # go on from here
-        if not self.controller.waiting_for_human:
-            self.make_move(self.controller.step_bot)
+    def on_screen_suspend(self) -> None:
+        self.driver.hold("covered")
 
     def on_screen_resume(self) -> None:
         """Back on top (after the rules, a size guard, ...): go on where it stopped."""
-        if self.rolling:
-            return
+        if "covered" not in self.driver.holds:
+            return  # (pushed: on_mount has shown it)
         self.refresh_view()
-        self.after_move()
+        if self.controller.over:
+            self.show_standings()
+            return
+        self.driver.release("covered")
 
     def show_standings(self) -> None:
         """Once, at the end: the standings over the board; closing them leaves it."""

@@ -1,21 +1,26 @@
 """Screens for players who come in over SSH: choosing a display name, and goodbye.
 
 ``NameScreen`` asks a new player (a key seen for the first time) for the name shown at
-the table; it dismisses with the name. Enter shows "Sitting down…" at once (the lobby
-takes a moment to come up on a busy server) and the screen takes no more keys
-(``sitting``): a second Enter never lands on the lobby. ``GoodbyeScreen`` covers the app with a last
-message (idle too long, the server is stopping) just before the app exits.
+the table, over the lobby (built under it meanwhile); it dismisses with the name. Enter
+shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
+reaches it (``sitting``): a second Enter never bubbles up to the screen that comes next
+(the lobby, or a table joined by its code), which owns its keys from its first frame.
+``GoodbyeScreen`` covers the app with a last message (idle too long, the server is
+stopping) just before the app exits.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+
+from trash_tui.app.widgets.footer import TrashFooter
 
 NAME_MAX_LENGTH = 24
 #: The app's exit status after the idle goodbye (the SSH server logs the session as idle;
@@ -65,9 +70,17 @@ class NameScreen(ModalScreen[str]):
             yield Input(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
             yield Static("", id="name-problem")
             yield Button("Sit down", id="name-ok", variant="primary")
+        yield TrashFooter()  # its own keys, over the lobby's
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """While sitting down, a key typed on this prompt ends here: stopped, it never
+        reaches the bindings of the screen that is on top by the time it is handled."""
+        if self.sitting:
+            event.stop()
+            event.prevent_default()
 
     def on_input_submitted(self, _: Input.Submitted) -> None:
         self.choose()

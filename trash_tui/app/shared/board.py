@@ -1,13 +1,17 @@
-"""A shared table's board (over SSH): the local board, driven by the table service.
+"""A shared table's board (over SSH): the card table driven by the table service.
 
-``SharedBoardScreen`` is ``BoardScreen`` with a ``SharedTableController``: the same table,
-piles, log, keys and animations. Moves arrive as the service's updates and are played in
-order (``make_move`` shows each one, a chain step by step); this player's keys send their
-move to the service. The status line says whose turn it is and, while a turn clock runs,
-how long is left; a player the stand-in is playing for (away) takes the seat back with any
-key. An end-of-deal summary closes by itself after ``SUMMARY_SECONDS`` (the table does not
-wait for one player to read it). ``c`` opens the one-line table chat, ``m`` hides or shows
-its lines in the log. Spectators see the same board with no keys to play.
+``SharedBoardScreen`` is the card game's ``BoardScreen`` (the same table, piles, log, keys
+and animations) given two parts of its own: a ``SharedTableController`` (the match as the
+service sends it; this player's keys send their move to the service) and
+``ServiceUpdates``, the turn driver's move source: each update the service sends is one
+move, shown in order, one at a time. The status line says whose turn it is and, while a
+turn clock runs, how long is left; a player the stand-in is playing for (away) takes the
+seat back with any key. An end-of-deal summary closes by itself after
+``SUMMARY_SECONDS`` (the table does not wait for one player to read it). ``c`` opens the
+one-line table chat, ``m`` hides or shows its lines in the log. ``esc`` asks before a
+seated player leaves a match in play. A board that no longer gets its table's updates
+(the connection lost, the seat taken in another session) says so. Spectators see the
+same board with no keys to play.
 """
 
 from __future__ import annotations
@@ -22,13 +26,16 @@ from textual.widgets import Input
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
-from trash_tui.app.trash.board import BoardScreen
-from trash_tui.app.trash.endings import DealOverPanel
+from trash_tui.app.trash.board import CHAIN_STEP, BoardScreen
+from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.play.turns import Move
 from trash_tui.rules import Rules
 from trash_tui.text import clean
 
 SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
+RATINGS_WAIT = 3.0  # seconds the standings wait for the match's rating changes
+CATCH_UP = 3  # updates waiting beyond this are shown without their chains' steps
 
 
 def rules_of(update: dict[str, Any]) -> Rules:
@@ -38,6 +45,32 @@ def rules_of(update: dict[str, Any]) -> Rules:
     return Rules()
 
 
+class ServiceUpdates:
+    """The turn driver's move source at a shared table: the service's updates, in order.
+    An update that arrives while the board is idle is shown at once; one waiting behind
+    the move just shown comes a chain's step later, so the last card of one move is seen
+    before the next move's first."""
+
+    def __init__(self, controller: SharedTableController, step: float) -> None:
+        self.controller = controller
+        self.step = step
+        self.queue: deque[dict[str, Any]] = deque()
+
+    def arrived(self, update: dict[str, Any]) -> None:
+        self.queue.append(update)
+
+    def ready(self, after_move: bool) -> float | None:
+        if not self.queue:
+            return None
+        return self.step if after_move and len(self.queue) <= CATCH_UP else 0.0
+
+    def take(self) -> Move | None:
+        if not self.queue:
+            return None
+        update = self.queue.popleft()
+        return lambda: self.controller.apply(update)
+
+
 class SharedBoardScreen(BoardScreen):
     """A match at a shared table, for a player or a spectator."""
 
@@ -45,6 +78,7 @@ class SharedBoardScreen(BoardScreen):
     #shared-chat { height: 1; border: none; padding: 0 1; }
     """
     AUTO_FOCUS = None  # keys go to the board
+    summary_seconds = SUMMARY_SECONDS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat", id="shared-chat-open"),
@@ -55,31 +89,37 @@ class SharedBoardScreen(BoardScreen):
     def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal"
                  ) -> None:
         controller = SharedTableController(link.send, rules_of(update), update)
-        super().__init__(controller, animation)  # type: ignore[arg-type]
+        self.updates = ServiceUpdates(controller, CHAIN_STEP.get(animation, 0.22))
+        super().__init__(controller, animation, source=self.updates)
         self.link = link
-        self.shared: SharedTableController = controller
-        self.updates: deque[dict[str, Any]] = deque()
+        self.shared = controller
         self.chat_hidden = False
+        self.detached: str | None = None  # why this board gets no more updates
+        self.leave_asked: int | None = None  # the moment esc asked before leaving
+        self.ratings: list[dict[str, Any]] | None = None  # the match's rating changes
+        self.standings_wait: Any = None  # the timer that shows the standings without them
+        self.standings_up = False
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
-    def on_mount(self) -> None:  # not BoardScreen's: a table in play is no resumed match
-        self.refresh_view()
-        self.play_updates()
+    def started(self) -> None:
+        """Up: the turn clock's seconds tick; a notice the app kept for this table (back
+        at your seat) is said here, on the status line."""
         self.set_interval(1.0, self.tick)
+        take_notice = getattr(self.app, "take_arrival_notice", None)
+        notice = take_notice() if take_notice is not None else None
+        if notice:
+            self.say(notice)
 
-    def on_unmount(self) -> None:
+    def closing(self) -> None:
         self.link.ignore(self.on_table_message)
-
-    def on_screen_suspend(self) -> None:
-        if self not in self.app.screen_stack:  # popped: its table is left
-            self.link.ignore(self.on_table_message)
 
     # --- the service's messages -----------------------------------------------------------
     def on_table_message(self, message: dict[str, Any]) -> None:
         op = message["op"]
         if op == "update":
-            self.updates.append(message)
-            self.play_updates()
+            self.updates.arrived(message)
+            if self.is_mounted:
+                self.driver.poke()
         elif not self.is_mounted or self not in self.app.screen_stack:
             return  # not up yet, or closed: nothing to show it on
         elif op == "notice":
@@ -90,45 +130,31 @@ class SharedBoardScreen(BoardScreen):
             self.refresh_view()
         elif op == "chat":
             if not self.chat_hidden:
-                self.query_one(GameLog).write(chat_text(message))
+                log = self.query_one(GameLog)
+                self.query_one(GameLog).write(chat_text(message, log.content_size.width or None))
+        elif op == "ratings":
+            self.ratings = [change for change in message.get("changes", [])
+                            if isinstance(change, dict)]
+            if self.controller.over:
+                self.show_standings()
         elif op == "closed":
+            self.detach(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.pop_screen()
+        elif op == "left":
+            why = clean(message.get("why", ""), 120)
+            if why:  # (no reason: the answer to our own leave)
+                self.detach(f"You are no longer at this table: {why} — esc goes back.")
         elif op == "disconnected":
-            self.say("⚠ The connection to the table is lost: the server may be stopping.")
+            self.detach("The connection to the table is lost (the server may be "
+                        "stopping): esc goes back.")
 
-    def play_updates(self) -> None:
-        """Show the next update, if the board is free to (one move at a time, after the
-        last one's animation and any end-of-deal summary)."""
-        if not self.updates or self.animating or self.waiting_for_summary or \
-                not self.is_mounted or self not in self.app.screen_stack:
-            return
-        update = self.updates.popleft()
-        self.make_move(lambda: self.shared.apply(update))
-
-    def schedule_bots(self) -> None:
-        """The service plays the bots: show what it sent. A move waiting behind the one
-        just shown starts a chain's step later, so the last card of one move is seen
-        before the next move's first (a move ends with its last step)."""
-        if self.step and self.updates:
-            self.set_timer(self.step, self.play_updates)
-        else:
-            self.play_updates()
-
-    def after_move(self) -> None:
-        """As on the local board; an end-of-deal summary closes by itself after a while,
-        since the table does not wait for it (its moves wait on this screen meanwhile)."""
-        super().after_move()
-        if self.waiting_for_summary:
-            self.set_timer(SUMMARY_SECONDS, self.close_summary)
-
-    def close_summary(self) -> None:
-        if self.waiting_for_summary:
-            self.query_one(DealOverPanel).close()
-
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        self.play_updates()
+    def detach(self, why: str) -> None:
+        """This board gets no more updates from its table: say so, and play nothing."""
+        self.detached = why
+        self.driver.stop()
+        self.problem = why  # (the status line's first line, to the end)
+        self.refresh_view()
 
     # --- what the status line says ---------------------------------------------------------
     def status_text(self) -> str:
@@ -147,7 +173,7 @@ class SharedBoardScreen(BoardScreen):
         away = [clean(seat.get("name") or "?", 24) for seat in shared.table["seats"]
                 if seat["kind"] == "human" and seat.get("state") == "away"]
         if away:
-            text += f" · away (the stand-in plays): {', '.join(away)}"
+            text += f" · stand-in for {', '.join(away)}"
         return text
 
     def tick(self) -> None:
@@ -162,9 +188,13 @@ class SharedBoardScreen(BoardScreen):
         return super().check_action(action, parameters)
 
     # --- keys ---------------------------------------------------------------------------
-    def on_key(self, event: events.Key) -> None:
-        if self.shared.away:
+    def key_pressed(self, event: events.Key) -> None:
+        """Any key takes the seat back from the stand-in; any key but escape answers "no"
+        to leaving."""
+        if self.shared.away and not self.detached:
             self.link.send({"op": "back"})
+        if event.key != "escape":
+            self.leave_asked = None
 
     def action_chat(self) -> None:
         """Open the chat line (above the status line) and type into it."""
@@ -195,8 +225,54 @@ class SharedBoardScreen(BoardScreen):
         self.set_focus(None)
 
     def action_leave(self) -> None:
+        """Escape: closes the chat line if it is open; a seated player in a match in play
+        is asked first (the stand-in plays for them, and a match they are not back for
+        counts as left), a second escape leaves."""
         if self.query("#shared-chat"):
             self.close_chat()
             return
+        shared = self.shared
+        seated = not shared.watching and not shared.over and not self.detached
+        moment = len(shared.actions)
+        if seated and self.leave_asked != moment:
+            self.leave_asked = moment
+            self.say("Leave the table? The stand-in plays for you until you are back; if "
+                     "you are not back when the match ends, you count as having left (last "
+                     "place). esc: leave; any other key: stay.")
+            return
+        self.notice = None
         self.link.send({"op": "leave"})
         self.app.pop_screen()
+
+    # --- the end of the match ---------------------------------------------------------
+    def show_standings(self) -> None:
+        """The standings, with each player's rating change: they wait a moment for the
+        service to rate the match (``ratings``)."""
+        if self.ratings is None and self.standings_wait is None:
+            self.standings_wait = self.set_timer(RATINGS_WAIT, self.show_standings_now)
+            return
+        if self.ratings is not None:
+            self.show_standings_now()
+
+    def show_standings_now(self) -> None:
+        if self.standings_up or not self.is_active:
+            return
+        self.standings_up = True
+        lines = self.standings()
+        changes = rating_lines(self.ratings or [])
+        if changes:
+            lines = [*lines, "", "Ratings:", *changes]
+        self.app.switch_screen(StandingsScreen(lines))
+
+
+def rating_lines(changes: list[dict[str, Any]]) -> list[str]:
+    """"Ann 1500 → 1532 (+32)" for each rated player (names cleaned)."""
+    lines = []
+    for change in changes:
+        try:
+            before, after = float(change["before"]), float(change["after"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        name = clean(str(change.get("name") or "?"), 24)
+        lines.append(f"  {name} {before:.0f} → {after:.0f} ({after - before:+.0f})")
+    return lines

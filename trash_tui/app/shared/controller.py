@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from trash_tui.engine.observation import Observation
+from trash_tui.play.controller import TrashTable
 from trash_tui.rules import Rules
 from trash_tui.tables.protocol import (
     PublicMatch,
@@ -24,11 +25,11 @@ from trash_tui.tables.protocol import (
 from trash_tui.text import clean
 
 
-class SharedTableController:
+class SharedTableController(TrashTable):
     """The board's view of a match at a shared table (``seat`` None: watching)."""
 
     listeners: tuple[()] = ()  # nothing is saved here: the service saves the match
-    seed = 0  # the match's seed stays on the server
+    seed = 0  # the match's seed stays on the server (the board asks it only for a hint)
 
     def __init__(self, send: Any, rules: Rules, update: dict[str, Any]) -> None:
         self.send = send

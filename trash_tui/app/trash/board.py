@@ -2,9 +2,12 @@
 
 Footer bindings follow the legal actions (``check_action`` hides what is not legal now).
 Clicking the stock or the discard pile draws from it; clicking one of your slots places
-a wild there. Bots' turns are played one decision at a time on a timer, at the animation
-speed, so the table shows them move by move. The end of each deal opens a summary (the
-bots wait for it to close); the end of the match replaces the board with the standings.
+a wild there. The pace is the turn driver's (``trash_tui.play.turns``): the next move
+comes from the board's move source (the local bots, one decision at a time at the
+animation speed; a shared table gives its service's updates) whenever nothing holds the
+board: a chain shown step by step, the summary of a deal (a box on the board), another
+screen over it. A move key pressed meanwhile is kept and played when the board is free.
+The end of the match replaces the board with the standings.
 The hint key asks the expert bot, in a worker thread, what it would do and how likely
 the match is to be won from here.
 
@@ -40,6 +43,7 @@ from trash_tui.app.trash.endings import (
 )
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.app.widgets.screen_clock import ScreenClock
 from trash_tui.app.widgets.table import LayoutView, PileView, TableView
 from trash_tui.app.widgets.table_room import TableRoom
 from trash_tui.cards import JOKER, card_label, rank_name, rank_of
@@ -54,10 +58,12 @@ from trash_tui.engine.actions import (
     describe_action,
     wild_action,
 )
+from trash_tui.engine.match import DealSummary
 from trash_tui.engine.narrate import describe_event, says
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
-from trash_tui.play.controller import MatchController, saving_problem
+from trash_tui.play.controller import TrashTable, saving_problem
+from trash_tui.play.turns import BotTurns, KeptMove, MoveSource, TurnDriver
 from trash_tui.rules import TRASH, WILD
 from trash_tui.settings import BINDING_IDS, WILD_SLOT_KEYS, binding_keys
 from trash_tui.stats import wilson_interval
@@ -104,28 +110,31 @@ class BoardScreen(Screen[None]):
         Binding("escape", "leave", "Lobby", id="leave"),
     ]
 
-    def __init__(self, controller: MatchController, animation: str = "normal") -> None:
+    #: Seconds after which the summary of a deal closes by itself (None: it waits for a key).
+    summary_seconds: float | None = None
+
+    def __init__(self, controller: TrashTable, animation: str = "normal",
+                 source: MoveSource | None = None, notice: str | None = None) -> None:
         super().__init__()
         self.controller = controller
         self.delay = BOT_DELAY.get(animation, BOT_DELAY["normal"])
         self.step = CHAIN_STEP.get(animation, CHAIN_STEP["normal"])
-        self.animating = False  # a chain is being shown step by step
+        self.driver = TurnDriver(source or BotTurns(controller, self.delay), self.show_move,
+                                 ScreenClock(self), when_free=self.take_kept)
+        self.kept = KeptMove()  # a move key pressed while the board was busy
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.status_shown: str | None = None  # what the status line says
         self.status_height = -1  # the most lines it has needed at this width (-1: none yet)
         self.status_text_asked = ""  # the last text given to set_status
-        self.waiting_for_summary = False
-        self.bot_pending = False  # a bot's step is scheduled
         self.hint_running = False
         self.last_hint: str | None = None
         self.problem_shown = False
         self.problem: str | None = None  # the history database stopped saving: said to the end
-        self.notice: str | None = None  # on the status line until the human's next move
+        self.notice = notice  # on the status line until the human's next move
         self.discard_asked: int | None = None  # the move at which d asked before taking
         #: The keymap last read and the keys of each move with it (see ``move_keys``).
         self._move_keys: tuple[Mapping[str, str], Mapping[int, tuple[str, ...]]] | None = None
-        self.typed_ahead: int | None = None  # a key pressed during the last move's frames
 
     def compose(self) -> ComposeResult:
         with TableRoom(id="board-top"):  # the side as wide as the table leaves
@@ -139,9 +148,44 @@ class BoardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.refresh_view()
-        if self.controller.actions:
-            self.say("The match goes on where it stopped.")
-        self.schedule_bots()
+        self.started()
+        self.driver.poke()
+
+    def started(self) -> None:
+        """The board is up (a shared board starts its clock's ticks)."""
+
+    def on_unmount(self) -> None:
+        self.driver.stop()
+        self.closing()
+
+    def closing(self) -> None:
+        """The board is gone (a shared board stops listening to its table)."""
+
+    def on_screen_suspend(self) -> None:
+        """Another screen is over the board (rules, the size guard, ...): nothing is
+        played until it is back on top."""
+        self.driver.hold("covered")
+
+    def on_screen_resume(self) -> None:
+        """Back on top: go on where it stopped (the standings, if the match ended
+        meanwhile)."""
+        if "covered" not in self.driver.holds and not self.driver.stopped:
+            return  # (pushed: on_mount has shown it)
+        self.refresh_view()
+        if self.controller.over:
+            self.show_standings()
+            return
+        self.driver.release("covered")
+
+    @property
+    def animating(self) -> bool:
+        """A move is being shown (a chain step by step)."""
+        return self.driver.playing
+
+    @property
+    def waiting_for_summary(self) -> bool:
+        """The summary of the deal that just ended is up: its keys, not the board's."""
+        return "summary" in self.driver.holds
 
     # --- showing ---------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -206,19 +250,17 @@ class BoardScreen(Screen[None]):
             log.write(line)
         self.logged = max(self.logged, events_upto)
 
-    def make_move(self, move: Callable[[], object]) -> None:
-        """Make a move (the human's or a bot's) and show it: a chain step by step when
-        animated, then go on (``after_move``)."""
+    def show_move(self, move: Callable[[], object]) -> None:
+        """Make a move (the human's, a bot's, the service's update) and show it: a chain
+        step by step when animated; then the driver goes on (``move_shown``)."""
         controller = self.controller
         before = controller.observation()
         start = len(controller.match.events)
         move()
         frames = chain_frames(before, controller.match.events[start:]) if self.step else []
         if not frames:
-            self.refresh_view()
-            self.after_move()
+            self.move_shown()
             return
-        self.animating = True
         name = controller.names[before.to_move]
         if self.status_text_asked != f"{says(name, 'is')} playing…":  # (that says it too)
             self.set_status(f"{says(name, 'plays')} a chain…")
@@ -237,19 +279,31 @@ class BoardScreen(Screen[None]):
             if len(frames) > 1 or start + count < len(self.controller.match.events):
                 self.set_timer(self.step, lambda: self._next_frame(frames[1:], start))
                 return
-        self.animating = False
-        self.refresh_view()
-        if not self.take_typed_ahead():  # (a move taken now goes on from its own end)
-            self.after_move()
+        self.move_shown()
 
-    def take_typed_ahead(self) -> bool:
-        """A key pressed while the last move was being shown is taken now, if it is still
-        a legal move in the same deal and nothing covers the board (so a quick player's
-        key is not lost); whether it was."""
-        action, self.typed_ahead = self.typed_ahead, None
-        if action is None or not self.is_active or self.controller.over or \
-                len(self.controller.match.history) != self.deals_seen or \
-                action not in self.controller.legal():
+    def move_shown(self) -> None:
+        """The move is on the table: the end of a deal opens its summary, the end of the
+        match the standings; the driver goes on."""
+        self.refresh_view()
+        self.show_problem()
+        controller = self.controller
+        if controller.over:
+            self.driver.stop()
+            if self.is_active:  # (else when the board is back on top)
+                self.show_standings()
+            return
+        history = controller.match.history
+        if len(history) > self.deals_seen:
+            self.deals_seen = len(history)
+            self.kept.take()  # a key typed during the deal's last move is not the next's
+            self.open_summary(history[-1])
+        self.driver.moved()
+
+    def take_kept(self) -> bool:
+        """The board is free: a move key pressed while it was busy is played now if it is
+        still legal (a quick player's key is not lost); whether it was."""
+        action = self.kept.take()
+        if action is None or action not in self.controller.legal():
             return False
         self._take(action)
         return True
@@ -312,8 +366,8 @@ class BoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
-        if self.animating:  # the last move is still being shown: kept for its end
-            self.typed_ahead = action
+        if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
+            self.kept.keep(action)
             return
         if action not in self.controller.legal():
             self.app.bell()
@@ -327,7 +381,7 @@ class BoardScreen(Screen[None]):
                      f"your turn. Press {self.shown_key(DRAW_DISCARD)} again to take it anyway.")
             return
         self.notice = None
-        self.make_move(lambda: self.controller.play(action))
+        self.driver.play_now(lambda: self.controller.play(action))
         if useless is not None:
             self.say(f"You took {useless[0]}: it fits nowhere ({useless[1]}), so it went "
                      "back on the discard pile and your turn is over.")
@@ -398,43 +452,54 @@ class BoardScreen(Screen[None]):
             self.notice = f"Hint: {line}"
         self.refresh_view()
 
-    # --- bots and the end ------------------------------------------------------------
-    def after_move(self) -> None:
-        self.show_problem()
+    # --- the end of a deal -----------------------------------------------------------
+    def open_summary(self, summary: DealSummary) -> None:
+        """The summary of the deal that just ended, in a box on the board; the next move
+        waits until it closes (by a key, or by itself after ``summary_seconds``)."""
         controller = self.controller
-        history = controller.match.history
-        if not self.is_active:  # on_screen_resume comes back here
-            return
-        if controller.over:
-            self.show_standings()
-            return
-        if len(history) > self.deals_seen:
-            summary = history[-1]
-            self.deals_seen = len(history)
-            title = (f"Deal {summary.number} is void" if summary.voided
-                     else f"Deal {summary.number} is over")
-            self.waiting_for_summary = True
-            self.set_status(self.status_text())
-            self.query_one(DealOverPanel).show(title, deal_lines(controller.match, summary,
-                                                                 controller.names))
-            self.refresh_bindings()
-            return
-        self.schedule_bots()
+        title = (f"Deal {summary.number} is void" if summary.voided
+                 else f"Deal {summary.number} is over")
+        self.driver.hold("summary")
+        self.set_status(self.status_text())
+        self.query_one(DealOverPanel).show(title, deal_lines(controller.match, summary,
+                                                             controller.names))
+        self.refresh_bindings()
+        if self.summary_seconds is not None:
+            self.set_timer(self.summary_seconds, self.close_summary)
+
+    def close_summary(self) -> None:
+        if self.waiting_for_summary:
+            self.query_one(DealOverPanel).close()
 
     def action_close_summary(self) -> None:
-        self.query_one(DealOverPanel).close()
+        self.close_summary()
+
+    def on_deal_over_panel_closed(self, message: DealOverPanel.Closed) -> None:
+        """The summary closed: the board is the player's again (a move key that closed
+        it was kept, and is played now if it is legal)."""
+        self.driver.holds.discard("summary")
+        self.refresh_bindings()
+        self.set_status(self.status_text())
+        self.driver.poke()
 
     def on_key(self, event: Key) -> None:
-        """While the summary of a deal is up, escape closes it (the board stays), and so
-        does a key of the board's moves (as the settings bind them), which is then taken as
-        the move: a player who presses ``s`` for the next deal's first draw is not
-        ignored."""
+        """Any key first goes to ``key_pressed``. While the summary of a deal is up,
+        escape closes it (the board stays), and so does a key of the board's moves (as the
+        settings bind them), which is then kept as the move: a player who presses ``s``
+        for the next deal's first draw is not ignored."""
+        self.key_pressed(event)
         if not self.waiting_for_summary:
             return
-        move = any(event.key in keys for keys in self.move_keys().values())
-        if move or event.key == "escape":
+        move = next((action for action, keys in self.move_keys().items()
+                     if event.key in keys), None)
+        if move is not None or event.key == "escape":
             event.stop()
-            self.query_one(DealOverPanel).close(event.key if move else None)
+            if move is not None:
+                self.kept.keep(move)
+            self.close_summary()
+
+    def key_pressed(self, event: Key) -> None:
+        """A key reached the board (a shared board takes a seat back with any key)."""
 
     def move_keys(self) -> Mapping[int, tuple[str, ...]]:
         """The keys that play each move with the app's keymap (``MOVE_BINDINGS``, and the
@@ -458,17 +523,6 @@ class BoardScreen(Screen[None]):
         """The summary of the deal that just ended is over the board."""
         return self.query_one(DealOverPanel).shown
 
-    def on_deal_over_panel_closed(self, message: DealOverPanel.Closed) -> None:
-        """The summary closed; a move key that closed it is the board's now (taken as
-        soon as the board is free, like a key pressed during a move's frames)."""
-        key = message.key
-        self.waiting_for_summary = False
-        self.refresh_bindings()
-        self.set_status(self.status_text())
-        self.schedule_bots()
-        if key is not None:
-            self.call_after_refresh(self.app.simulate_key, key)
-
     def show_problem(self) -> None:
         """Say once if the history database stopped saving the match."""
         problem = None if self.problem_shown else saving_problem(self.controller.listeners)
@@ -477,41 +531,22 @@ class BoardScreen(Screen[None]):
             self.problem = problem
             self.refresh_view()
 
-    def schedule_bots(self) -> None:
-        if self.controller.over or self.controller.waiting_for_human or \
-                self.waiting_for_summary or self.bot_pending or self.animating:
-            return
-        self.bot_pending = True
-        if self.delay:
-            self.set_timer(self.delay, self.bot_step)
-        else:
-            self.call_later(self.bot_step)
-
-    def on_screen_resume(self) -> None:
-        """Back on top (after the rules help, a size guard, ...): go on where it stopped."""
-        self.refresh_view()
-        self.after_move()
-
-    def bot_step(self) -> None:
-        self.bot_pending = False
-        if not self.is_attached or self.controller.over or self.waiting_for_summary:
-            return
-        if not self.is_active or self.animating:  # on_screen_resume / the last frame
-            return                                   # go on from here
-        if not self.controller.waiting_for_human:
-            self.make_move(self.controller.step_bot)
-        else:
-            self.after_move()
-
     def show_standings(self) -> None:
+        """The match is over: the standings replace the board."""
+        lines = self.standings()
+        if lines:
+            self.app.switch_screen(StandingsScreen(lines))
+
+    def standings(self) -> list[str]:
+        """The last deal's summary and the final standings, as lines."""
         controller = self.controller
         if controller.match.result is None:
-            return
+            return []
         lines = standings_lines(controller.match, controller.names)
         last = controller.match.history[-1] if controller.match.history else None
         if last is not None:
             lines = [*deal_lines(controller.match, last, controller.names), "", *lines]
-        self.app.switch_screen(StandingsScreen(lines))
+        return lines
 
 
 RANK_PLURALS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", JOKER: "Jokers"}
