@@ -76,7 +76,7 @@ async def settle(pilot, board: NeighborBoardScreen, limit: int = 500) -> None:
     controller = board.controller
     for _ in range(limit):
         await pilot.pause()
-        if not board.rolling and not (board.driver.pending is not None) and \
+        if not board.rolling and board.driver.pending is None and \
                 (controller.waiting_for_human or controller.over):
             break
     await pilot.pause()

@@ -30,7 +30,7 @@ async def settle(pilot, board: NeighborBoardScreen, limit: int = 500) -> None:
     """Let the bots play until a human decides or the game ends."""
     for _ in range(limit):
         await pilot.pause()
-        if not board.rolling and not (board.driver.pending is not None) and \
+        if not board.rolling and board.driver.pending is None and \
                 (board.controller.waiting_for_human or board.controller.over):
             return
 

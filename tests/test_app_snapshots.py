@@ -177,7 +177,8 @@ async def _neighbor_at_a_seven(pilot) -> None:
     for _ in range(3):
         for _ in range(500):
             await pilot.pause()
-            if not board.rolling and not (board.driver.pending is not None) and controller.waiting_for_human:
+            if not board.rolling and board.driver.pending is None and \
+                    controller.waiting_for_human:
                 break
         if controller.phase == "uncover":
             break
