@@ -277,14 +277,13 @@ class LobbyScreen(Screen[None]):
         self.show_unfinished()
 
     def held_text(self) -> str:
-        """The table where the player holds a seat, and how to go back to it."""
+        """The table where the player holds a seat, and how to go back to it (two lines
+        of the lobby's form at most)."""
         table = self.seats_held[0]
         name = clean(table.get("name") or "a shared table", 32)
         status = clean(table.get("status_text") or table.get("status") or "", 24)
-        more = len(self.seats_held) - 1
-        also = f" (and {more} more: t, Tables)" if more > 0 else ""
-        return (f"You hold a seat at {name}{f' ({status})' if status else ''}{also}: "
-                "press c to go back to it.")
+        return (f"You hold a seat at {name}{f' ({status})' if status else ''}: "
+                "c goes back to it.")
 
     def show_suggestion(self) -> None:
         """Propose the bot level nearest the player's rating in the chosen game (a line
