@@ -11,7 +11,7 @@ from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.rules_help import RulesHelpScreen
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.app.widgets.footer import TrashFooter
-from trash_tui.app.widgets.table import SLOT_GAP, LayoutView, PileView
+from trash_tui.app.widgets.table import SLOT_GAP, LayoutView, PileView, TableView
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, WILD_BASE
 from trash_tui.rules import Rules
 from trash_tui.settings import load_settings
@@ -230,7 +230,7 @@ async def test_the_summary_of_a_deal_is_over_the_board_and_only_its_keys_act() -
         await to_the_end_of_a_deal(app, pilot, board)
         assert app.screen is board
         assert [key.description for key in board.query_one(TrashFooter).shown_keys()
-                if not key.palette] == ["Next deal", "Rules"]
+                if not key.palette] == ["Next deal", "Table", "Rules"]
         actions = len(board.controller.actions)
         await pilot.click(board.query_one(PileView), offset=(2, 2))  # the stock, behind
         await pilot.pause()
@@ -246,3 +246,30 @@ async def test_the_summary_of_a_deal_is_over_the_board_and_only_its_keys_act() -
         assert app.screen is board and not summary_up(app)
         assert "Next deal" not in [key.description
                                    for key in board.query_one(TrashFooter).shown_keys()]
+
+
+async def test_the_finished_deal_stays_on_the_table_under_its_summary_and_v_shows_it() -> None:
+    """Under the summary of a deal, the table is the finished deal (the winner's layout
+    face up), not the next deal already dealt; v hides the box to look at it and shows it
+    again; the next deal's table comes when the summary closes."""
+    app = create_app(Rules(), ["human", "greedy"], seed=8, animation="off", play_now=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        board = await board_of(app, pilot)
+        await to_the_end_of_a_deal(app, pilot, board)
+        summary = board.controller.match.history[-1]
+        shown = board.query_one(TableView).observation
+        assert summary.winner is not None
+        assert all(card is not None for card in shown.layouts[summary.winner])
+        assert shown != board.controller.observation()  # the next deal waits
+        await pilot.press("v")
+        await pilot.pause()
+        box = board.query_one("#deal-over")
+        assert not box.display and summary_up(app)  # the table, uncovered
+        assert "v: the summary" in str(board.query_one("#board-status").render())
+        await pilot.press("v")
+        await pilot.pause()
+        assert box.display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not summary_up(app)
+        assert board.query_one(TableView).observation == board.controller.observation()

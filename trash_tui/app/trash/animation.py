@@ -27,6 +27,21 @@ def chain_frames(before: Observation, events: Sequence[tuple]) -> list[tuple[Obs
     decision produced. Returns ``(observation, count)`` pairs: the table after the first
     ``count`` events. Empty when there is nothing worth animating (a single step).
     """
+    frames = table_frames(before, events)
+    return frames if len(frames) > 1 else []
+
+
+def table_after(before: Observation, events: Sequence[tuple]) -> Observation | None:
+    """The table after the shown events of a decision (up to the first it cannot show):
+    for the move that ends a deal, the finished deal's table, before the next deal is
+    dealt. None when no event of it can be shown."""
+    frames = table_frames(before, events)
+    return frames[-1][0] if frames else None
+
+
+def table_frames(before: Observation, events: Sequence[tuple]
+                 ) -> list[tuple[Observation, int]]:
+    """Every view ``chain_frames`` would show, even a single one."""
     layouts = [list(layout) for layout in before.layouts]
     discard = list(before.discard)
     stock = before.stock_count
@@ -63,4 +78,4 @@ def chain_frames(before: Observation, events: Sequence[tuple]) -> list[tuple[Obs
         frames.append((replace(before, layouts=tuple(tuple(row) for row in layouts),
                                discard=tuple(discard), stock_count=stock, hand=hand,
                                legal=()), count))
-    return frames if len(frames) > 1 else []
+    return frames

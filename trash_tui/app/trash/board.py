@@ -34,7 +34,7 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
-from trash_tui.app.trash.animation import chain_frames
+from trash_tui.app.trash.animation import chain_frames, table_after
 from trash_tui.app.trash.endings import (
     DealOverPanel,
     StandingsScreen,
@@ -97,6 +97,7 @@ class BoardScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "close_summary", "Next deal", id="continue-deal"),
+        Binding("v", "peek_table", "Table", id="peek-table"),
         Binding("s", "draw_stock", "Stock", id="draw-stock"),
         Binding("d", "draw_discard", "Discard", id="draw-discard"),
         Binding("w", "swap", "Swap", id="swap"),
@@ -122,6 +123,7 @@ class BoardScreen(Screen[None]):
         self.driver = TurnDriver(source or BotTurns(controller, self.delay), self.show_move,
                                  ScreenClock(self), when_free=self.take_kept)
         self.kept = KeptMove()  # a move key pressed while the board was busy
+        self.ended_table: Observation | None = None  # the finished deal, under its summary
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.status_shown: str | None = None  # what the status line says
@@ -191,7 +193,8 @@ class BoardScreen(Screen[None]):
     def refresh_view(self) -> None:
         """Show the table as it is now."""
         controller = self.controller
-        self.show(controller.observation(), len(controller.match.events))
+        table = self.ended_table if self.waiting_for_summary else None
+        self.show(table or controller.observation(), len(controller.match.events))
         self.set_status(self.status_text())
         self.refresh_bindings()
 
@@ -257,6 +260,8 @@ class BoardScreen(Screen[None]):
         before = controller.observation()
         start = len(controller.match.events)
         move()
+        if len(controller.match.history) > self.deals_seen:  # the move ended a deal
+            self.ended_table = table_after(before, controller.match.events[start:])
         frames = chain_frames(before, controller.match.events[start:]) if self.step else []
         if not frames:
             self.move_shown()
@@ -282,21 +287,23 @@ class BoardScreen(Screen[None]):
         self.move_shown()
 
     def move_shown(self) -> None:
-        """The move is on the table: the end of a deal opens its summary, the end of the
-        match the standings; the driver goes on."""
-        self.refresh_view()
-        self.show_problem()
+        """The move is on the table: the end of a deal opens its summary over the finished
+        deal's table, the end of the match the standings; the driver goes on."""
         controller = self.controller
+        history = controller.match.history
         if controller.over:
+            self.refresh_view()
+            self.show_problem()
             self.driver.stop()
             if self.is_active:  # (else when the board is back on top)
                 self.show_standings()
             return
-        history = controller.match.history
         if len(history) > self.deals_seen:
             self.deals_seen = len(history)
             self.kept.take()  # a key typed during the deal's last move is not the next's
             self.open_summary(history[-1])
+        self.refresh_view()
+        self.show_problem()
         self.driver.moved()
 
     def take_kept(self) -> bool:
@@ -313,7 +320,8 @@ class BoardScreen(Screen[None]):
         if controller.over:
             return "The match is over."
         if self.waiting_for_summary:  # the summary is up: its keys, not the board's
-            return "The deal is over — enter: next deal."
+            return (f"The deal is over — enter: next deal; v: "
+                    f"{'the summary' if self.summary_peeking else 'look at the table'}.")
         name = controller.names[controller.to_move]
         if not controller.waiting_for_human:
             return f"{says(name, 'is')} playing…"
@@ -354,8 +362,8 @@ class BoardScreen(Screen[None]):
         """Only legal actions are offered: the others are hidden from the footer. While
         the summary of a deal is up, its key is the board's only one (the rules' key is the
         app's)."""
-        if self.waiting_for_summary or action == "close_summary":
-            return self.waiting_for_summary and action == "close_summary"
+        if self.waiting_for_summary or action in ("close_summary", "peek_table"):
+            return self.waiting_for_summary and action in ("close_summary", "peek_table")
         if action in _ACTION_KEYS:
             return _ACTION_KEYS[action] in self.controller.legal()
         if action == "wild":
@@ -474,12 +482,21 @@ class BoardScreen(Screen[None]):
     def action_close_summary(self) -> None:
         self.close_summary()
 
+    def action_peek_table(self) -> None:
+        """The summary box hidden, for a look at the finished deal's table (or shown)."""
+        self.query_one(DealOverPanel).peek()
+        self.set_status(self.status_text())
+
+    @property
+    def summary_peeking(self) -> bool:
+        return self.query_one(DealOverPanel).peeking
+
     def on_deal_over_panel_closed(self, message: DealOverPanel.Closed) -> None:
         """The summary closed: the board is the player's again (a move key that closed
         it was kept, and is played now if it is legal)."""
         self.driver.holds.discard("summary")
-        self.refresh_bindings()
-        self.set_status(self.status_text())
+        self.ended_table = None
+        self.refresh_view()  # the next deal's table
         self.driver.poke()
 
     def on_key(self, event: Key) -> None:

@@ -114,7 +114,18 @@ class DealOverPanel(Vertical):
         """Show ``title`` and ``lines`` (each wraps inside the box)."""
         self.query_one("#deal-over-title", Static).update(title)
         self.query_one("#deal-over-lines", Static).update("\n".join(lines))
+        self.query_one("#deal-over").display = True
         self.display = True
+
+    @property
+    def peeking(self) -> bool:
+        """The box is hidden for a look at the finished table (the summary is still up)."""
+        return self.shown and not self.query_one("#deal-over").display
+
+    def peek(self) -> None:
+        """Hide the box to look at the table under it, or show it again."""
+        box = self.query_one("#deal-over")
+        box.display = not box.display
 
     def close(self, key: str | None = None) -> None:
         """Hide the summary and tell the board (``key``: the move key that closed it)."""
