@@ -24,6 +24,10 @@ Measured: for every draw, the time from the key leaving this process to the end 
 frame that shows it (the stock's count changed) on each of the other three screens
 (median, 99th percentile and worst, per screen and until all three have it), with
 Python's ``time.perf_counter``;
+at each table once the draws are done, the player to move presses esc (leave the table)
+on their own turn, and the time from that key to the stand-in's move for them saved in
+the history database (``matches.updated``, the server's ``time.time()`` on the same
+machine; the server's bot delay, 0.8 s, is part of it) — median and worst over the tables;
 failures (a stage that did not happen within its deadline, with why); actions lost; the
 CPU seconds and memory (RSS, peak) of the server process and of the session apps.
 
@@ -60,6 +64,7 @@ import dataclasses
 import os
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import tempfile
@@ -83,7 +88,8 @@ FORM_PAUSE = 0.05  # seconds after the form answered a key, before the next one
 SAMPLE_EVERY = 0.5  # seconds between two samples of the processes' CPU and memory
 SERVER_CODE = "from trash_tui.cli.main import main; main()"
 _LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) ")
-_CODE = re.compile(r"Joincode:([A-Z2-9]{4})")
+#: The waiting room's join code ("Join code: K7QX", or "Code K7QX: ..." with the hint)
+_CODE = re.compile(r"(?:Joincode:|Code)([A-Z2-9]{4})(?![A-Za-z0-9])")
 DEAL_OVER = re.compile(r"Deal\d+is(?:over|void)")  # a deal's summary (its title)
 WARNING = re.compile(r"⚠[^⏱▁▔│]{0,60}")  # the board's line when a move is refused
 STOCK = re.compile(r"Stock(\d+)")  # the stock pile's label, squeezed
@@ -94,6 +100,8 @@ SYNC_QUERY, SYNC_REPLY = b"\x1b[?2026$p", b"\x1b[?2026;2$y"
 FRAME_START, FRAME_END = b"\x1b[?2026h", b"\x1b[?2026l"
 NEW_FRAME = "\x00"  # where a frame begins, in a screen's text
 DOWN, UP, TAB, ENTER, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[A", "\t", "\r", "\x13", "\x7f"
+ESCAPE = "\x1b"  # the board's key to leave the table
+LEAVE_TIMEOUT = 30.0  # seconds from esc to the stand-in's move at most
 OPEN_SEAT = [ENTER, UP, UP, UP, ENTER]  # a seat's list: "a friend" is three above "normal"
 #: The new-table form, from its first field: the rules (standard), the seats (4), seat 2
 #: (open already), seats 3 and 4 opened, public, the turn clock (none).
@@ -310,16 +318,18 @@ class Player:
         assert self.process is not None
         self.process.stdin.write(keys.encode())
 
-    async def sees(self, needle: str, since: int, what: str,
+    async def sees(self, needle: str | re.Pattern[str], since: int, what: str,
                    timeout: float = STAGE_TIMEOUT) -> tuple[float, str]:
-        """Wait for ``needle`` (squeezed) in the output since byte ``since``; when the data
-        that holds it arrived (perf_counter) and the text. Failure at the deadline."""
-        needle = squeezed(needle)
+        """Wait for ``needle`` (squeezed; or a pattern of the squeezed text) in the output
+        since byte ``since``; when the data that holds it arrived (perf_counter) and the
+        text. Failure at the deadline."""
+        if isinstance(needle, str):
+            needle = re.compile(re.escape(squeezed(needle)))
         deadline = time.perf_counter() + timeout
         while True:
             self.changed.clear()
             text = self.text(since)
-            if needle in text:
+            if needle.search(text):
                 return time.perf_counter(), text
             if self.ended:
                 raise Failure(f"{self.name}: the session ended waiting for {what}")
@@ -388,22 +398,70 @@ class Table:
         self.failure: str | None = None
         self.refused: list[str] = []  # moves the table refused (the board's warnings)
         self.measures: set[asyncio.Future[None]] = set()
+        self.leave: float | None = None  # esc on one's turn to the stand-in's move, seconds
+        self.leave_failure: str | None = None
 
     @property
     def done(self) -> bool:
         return self.failure is not None or all(p.draws >= self.moves for p in self.players)
 
-    async def run(self, port: int) -> None:
+    async def run(self, port: int, history_path: Path) -> None:
         try:
             await asyncio.gather(*(self.play(player, port) for player in self.players))
             if self.measures:
                 await asyncio.gather(*self.measures)
+            if self.failure is None:
+                await self.leave_on_turn(history_path)
         except Failure as failure:
             self.failure = self.failure or str(failure)
         finally:
             for measure in self.measures:
                 measure.cancel()
             await asyncio.gather(*(player.close() for player in self.players))
+
+    async def leave_on_turn(self, history_path: Path) -> None:
+        """The player to move presses esc (leave the table) on their turn: the time until
+        the stand-in's move for them is saved (``matches.updated``, the server's clock)."""
+        await asyncio.sleep(1.0)  # every key pressed before the draws were done is played
+        names = {player.name for player in self.players}
+
+        def where() -> tuple[int, int, int] | None:  # (match, seat to move, actions)
+            with History(history_path) as history:
+                rows = [row for row in history.matches(self.players[0].identity)
+                        if set(row.names) == names]
+                if len(rows) != 1:
+                    return None
+                row = rows[0]
+                controller = MatchController(Rules.from_dict(row.rules),
+                                             make_seats(row.seats, row.seed), row.seed)
+                actions = history.match_actions(row.id)
+                controller.replay(actions)
+                if controller.over:
+                    return None
+                mover = row.names[controller.to_move]
+                return row.id, next(i for i, p in enumerate(self.players)
+                                    if p.name == mover), len(actions)
+
+        found = await asyncio.to_thread(where)
+        if found is None:
+            self.leave_failure = "no match in play to leave"
+            return
+        match_id, index, actions = found
+        pressed = time.time()
+        self.players[index].press(ESCAPE)
+        db = sqlite3.connect(f"file:{history_path}?mode=ro", uri=True, timeout=5.0)
+        try:
+            while time.time() - pressed < LEAVE_TIMEOUT:
+                row = db.execute("SELECT actions, updated FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()
+                if row is not None and row[0] > actions:
+                    self.leave = float(row[1]) - pressed
+                    return
+                await asyncio.sleep(0.01)
+        finally:
+            db.close()
+        self.leave_failure = (f"{self.players[index].name} pressed esc: no stand-in move in "
+                              f"{LEAVE_TIMEOUT:g} s")
 
     def arrive(self) -> None:
         """One more player is at their board (or will never be): the moves begin once
@@ -453,7 +511,7 @@ class Table:
             await asyncio.sleep(FORM_PAUSE)
         mark = len(host.output)
         host.press(CTRL_S)
-        _, text = await host.sees("Join code", mark, "the join code")
+        _, text = await host.sees(_CODE, mark, "the join code")
         found = _CODE.search(text)
         if found is None or "○open,○open,○open" not in text:
             raise Failure(f"{host.name}: the waiting room is not a table of four open seats")
@@ -703,7 +761,7 @@ async def bench(tables_count: int, moves: int, think: float) -> Outcome:
                 path.write_text('[app]\nanimation = "off"\n', encoding="utf-8")
         sampler = asyncio.ensure_future(sample(usage, tables))
         started, own = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(table.run(server.port) for table in tables))
+        await asyncio.gather(*(table.run(server.port, server.history) for table in tables))
         wall = time.perf_counter() - started
         usage.clients_cpu = time.process_time() - own
         sampler.cancel()
@@ -744,6 +802,14 @@ def report(outcome: Outcome) -> None:
               f"{statistics.median(all_three) * 1000:.0f} ms, 99th percentile "
               f"{percentile(all_three, 0.99) * 1000:.0f} ms, worst "
               f"{max(all_three) * 1000:.0f} ms")
+    leaves = [table.leave for table in tables if table.leave is not None]
+    if leaves:
+        print(f"esc (leave) on one's own turn to the stand-in's move, saved: median "
+              f"{statistics.median(leaves) * 1000:.0f} ms, worst {max(leaves) * 1000:.0f} ms "
+              f"({len(leaves)} tables; the server's bot delay of 0.8 s included)")
+    for table in tables:
+        if table.leave_failure is not None:
+            print(f"  table {table.number}: {table.leave_failure}")
     refused = [line for table in tables for line in table.refused]
     print(f"moves refused by the table: {len(refused)}")
     for line in refused[:5]:

@@ -506,12 +506,14 @@ class TableService:
             raise TableError("that table has as many spectators as it can hold")
         if client.table is not table or client.seat is not None:
             await self.leave_table(client)
+        waited = not table.connected
         client.table, client.seat = table, None
         table.spectators.add(client)
         table.empty_since = None
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
-        self.pump(table)  # (a table nobody was at waited: it plays on now)
+        if waited:  # a table nobody was at waited: it plays on now
+            self.pump(table)
         self.broadcast(table)
 
     async def enter(self, table: Table, client: Client, seat: int) -> None:
@@ -572,7 +574,8 @@ class TableService:
             self.broadcast(table)
         else:  # a spectator (or a session that sat down elsewhere meanwhile)
             self.note_empty(table)
-            self.pump(table)  # the last one gone: the table waits
+            if not table.connected:
+                self.pump(table)  # the last one gone: the table waits
             self.broadcast(table)
 
     @staticmethod
