@@ -36,6 +36,7 @@ from trash_tui.text import clean
 SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
 RATINGS_WAIT = 3.0  # seconds the standings wait for the match's rating changes
 CATCH_UP = 3  # updates waiting beyond this are shown without their chains' steps
+NOTICE_SECONDS = 20.0  # the table's notices (who left, who is back) go after this long
 
 
 def rules_of(update: dict[str, Any]) -> Rules:
@@ -123,7 +124,9 @@ class SharedBoardScreen(BoardScreen):
         elif not self.is_mounted or self not in self.app.screen_stack:
             return  # not up yet, or closed: nothing to show it on
         elif op == "notice":
-            self.say(clean(message.get("text", ""), 200))
+            text = clean(message.get("text", ""), 200)
+            self.say(text)
+            self.set_timer(NOTICE_SECONDS, lambda: self.expire(text))
         elif op == "error":
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
             self.shared.sent_at = None  # the move was refused: the turn is still ours
@@ -149,10 +152,18 @@ class SharedBoardScreen(BoardScreen):
             self.detach("The connection to the table is lost (the server may be "
                         "stopping): esc goes back.")
 
+    def expire(self, text: str) -> None:
+        """The table's notice ``text`` is old news: gone, unless another replaced it."""
+        if self.notice == text:
+            self.notice = None
+            self.refresh_view()
+
     def detach(self, why: str) -> None:
         """This board gets no more updates from its table: say so, and play nothing."""
         self.detached = why
         self.driver.stop()
+        self.close_chat()
+        self.refresh_bindings()
         self.problem = why  # (the status line's first line, to the end)
         self.refresh_view()
 
@@ -183,6 +194,8 @@ class SharedBoardScreen(BoardScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hint":
             return False  # no expert's help at a table of people
+        if self.detached:  # its table sends nothing more: only leaving (and the rules)
+            return action in ("leave", "open_rules")
         if action in ("chat", "mute"):
             return True
         return super().check_action(action, parameters)

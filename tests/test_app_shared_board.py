@@ -1,0 +1,82 @@
+"""What a player expects of a shared table's board: leaving is asked first, a board that
+no longer gets its table's updates says so, the table's notices do not stay for ever,
+and the end of the match says each player's rating change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from table_helpers import TableClient, name_player, running_service
+from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
+    _fixed,
+    bob_at_anns_table,
+    player_app,
+    until,
+)
+
+from trash_tui.app.shared import board as board_module
+from trash_tui.app.shared.board import SharedBoardScreen, rating_lines
+
+
+def status(board: SharedBoardScreen) -> str:
+    return str(board.query_one("#board-status").render())
+
+
+async def test_escape_asks_before_a_seated_player_leaves_and_another_key_keeps_the_seat(
+        tmp_path: Path) -> None:
+    async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        await until(pilot, lambda: board.shared.playing)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is board
+        assert "Leave the table?" in status(board)
+        await pilot.press("m")  # any other key: stay (m hides the chat)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is board  # asked again, not left
+        await pilot.press("escape")
+        await ann.wait_for("notice", lambda m: "Bob left" in m["text"])
+        await until(pilot, lambda: app.screen is not board)
+
+
+async def test_a_board_whose_seat_is_taken_in_another_session_says_it_gets_no_updates(
+        tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
+        created = await ann.wait_for("created")
+        app = player_app(service, "key:bob", join=created["code"])
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            other = await TableClient.connect(service, "key:bob")  # Bob, a second session
+            await other.send({"op": "join", "code": created["code"]})
+            await other.wait_for("update")
+            await until(pilot, lambda: board.detached is not None)
+            assert "no longer at this table" in status(board)
+            moves = len(board.shared.actions)
+            await pilot.press("s")  # nothing is sent from a detached board
+            await pilot.pause(0.2)
+            assert len(board.shared.actions) == moves
+
+
+async def test_the_tables_notices_go_after_a_while(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(board_module, "NOTICE_SECONDS", 0.3)
+    async with bob_at_anns_table(tmp_path) as (_ann, _app, pilot, board):
+        board.on_table_message({"op": "notice", "text": "Ann lost the connection."})
+        await pilot.pause()
+        assert "Ann lost the connection." in status(board)
+        await pilot.pause(0.6)
+        assert "Ann lost the connection." not in status(board)
+
+
+def test_rating_changes_read_as_before_after_and_the_difference() -> None:
+    lines = rating_lines([{"seat": 0, "name": "Ann\x1b[2J", "before": 1500.2, "after": 1531.6},
+                          {"seat": 1, "name": "Bob", "before": 1500, "after": 1480},
+                          {"seat": 2, "name": "Broken", "before": "x"}])
+    assert lines == ["  Ann[2J 1500 → 1532 (+31)", "  Bob 1500 → 1480 (-20)"]
