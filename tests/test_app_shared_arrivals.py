@@ -98,3 +98,23 @@ async def test_the_size_guard_takes_its_keys_right_after_a_new_players_name(
             await until(pilot, lambda: isinstance(app.screen, TooSmallScreen))
             await pilot.press("q")
             await until(pilot, lambda: app._exit, limit=5)
+
+
+async def test_a_name_pasted_with_ctrl_u_in_one_packet_is_kept(tmp_path: Path) -> None:
+    """ctrl+u, the name and enter read in one packet (a paste over SSH): the suggestion
+    is cleared first, then the name typed (Input's own ctrl+u used to run last and clear
+    the name)."""
+    from textual import events
+
+    from trash_tui.app.app import create_app
+    from trash_tui.rules import Rules
+
+    app = create_app(Rules(), ["human", "greedy"], seed=3, animation="off",
+                     owner="SHA256:new-key", remote=True, settings_path=tmp_path / "p.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NameScreen))
+        await pilot.pause()
+        for key, char in [("ctrl+u", "\x15"), *[(c, c) for c in "Robin"], ("enter", "\r")]:
+            app.post_message(events.Key(key, char))  # all queued before any is handled
+        await until(pilot, lambda: not isinstance(app.screen, NameScreen))
+        assert app.settings.name == "Robin"

@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from trash_tui.app.widgets.eager_input import EagerInput
 from trash_tui.app.widgets.footer import TrashFooter
 
 NAME_MAX_LENGTH = 24
@@ -44,7 +45,7 @@ class NameScreen(ModalScreen[str]):
     """Welcome: the player chooses the name shown at the table."""
 
     DEFAULT_CSS = """
-    NameScreen { align: center middle; }
+    NameScreen { align: center middle; background: $background; }
     #name-box { width: 60; max-width: 100%; height: auto; padding: 1 2;
                 border: thick $accent; background: $surface; }
     #name-title { text-style: bold; margin-bottom: 1; }
@@ -67,7 +68,8 @@ class NameScreen(ModalScreen[str]):
             yield Label("Welcome to Trash!", id="name-title")
             yield Static("Your key is new here. Choose the name the table shows for you "
                          "(you can change it later in Settings).")
-            yield Input(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
+            # (a name pasted with ctrl+u before it, in one packet, is kept)
+            yield EagerInput(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
             yield Static("", id="name-problem")
             yield Button("Sit down", id="name-ok", variant="primary")
         yield TrashFooter()  # its own keys, over the lobby's
