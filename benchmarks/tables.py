@@ -25,7 +25,8 @@ frame that shows it (the stock's count changed) on each of the other three scree
 (median, 99th percentile and worst, per screen and until all three have it), with
 Python's ``time.perf_counter``;
 at each table once the draws are done, the player to move presses esc (leave the table)
-on their own turn, and the time from that key to the stand-in's move for them saved in
+on their own turn (and again when the board asks whether to leave), and the time from
+that key to the stand-in's move for them saved in
 the history database (``matches.updated``, the server's ``time.time()`` on the same
 machine; the server's bot delay, 0.8 s, is part of it) — median and worst over the tables;
 failures (a stage that did not happen within its deadline, with why); actions lost; the
@@ -101,7 +102,7 @@ FRAME_START, FRAME_END = b"\x1b[?2026h", b"\x1b[?2026l"
 NEW_FRAME = "\x00"  # where a frame begins, in a screen's text
 DOWN, UP, TAB, ENTER, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[A", "\t", "\r", "\x13", "\x7f"
 ESCAPE = "\x1b"  # the board's key to leave the table
-LEAVE_TIMEOUT = 30.0  # seconds from esc to the stand-in's move at most
+LEAVE_TIMEOUT = 10.0  # seconds from esc to the stand-in's move at most
 OPEN_SEAT = [ENTER, UP, UP, UP, ENTER]  # a seat's list: "a friend" is three above "normal"
 #: The new-table form, from its first field: the rules (standard), the seats (4), seat 2
 #: (open already), seats 3 and 4 opened, public, the turn clock (none).
@@ -447,8 +448,14 @@ class Table:
             self.leave_failure = "no match in play to leave"
             return
         match_id, index, actions = found
+        leaver = self.players[index]
+        mark = leaver.shown()
         pressed = time.time()
-        self.players[index].press(ESCAPE)
+        leaver.press(ESCAPE)
+        with contextlib.suppress(Failure):  # the board may ask first: esc again leaves
+            await leaver.sees("esc: leave", mark, "the question to leave", timeout=3.0)
+            pressed = time.time()
+            leaver.press(ESCAPE)
         db = sqlite3.connect(f"file:{history_path}?mode=ro", uri=True, timeout=5.0)
         try:
             while time.time() - pressed < LEAVE_TIMEOUT:
@@ -461,7 +468,8 @@ class Table:
         finally:
             db.close()
         self.leave_failure = (f"{self.players[index].name} pressed esc: no stand-in move in "
-                              f"{LEAVE_TIMEOUT:g} s")
+                              f"{LEAVE_TIMEOUT:g} s (the screen's last words: "
+                              f"{self.players[index].text()[-160:]!r})")
 
     def arrive(self) -> None:
         """One more player is at their board (or will never be): the moves begin once
