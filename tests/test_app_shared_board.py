@@ -80,3 +80,58 @@ def test_rating_changes_read_as_before_after_and_the_difference() -> None:
                           {"seat": 1, "name": "Bob", "before": 1500, "after": 1480},
                           {"seat": 2, "name": "Broken", "before": "x"}])
     assert lines == ["  Ann[2J 1500 → 1532 (+31)", "  Bob 1500 → 1480 (-20)"]
+
+
+async def test_a_spectator_sees_the_chat_from_before_they_came(tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:cleo", "Cleo")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "easy"], "clock": 0}})
+        created = await ann.wait_for("created")
+        await ann.send({"op": "chat", "text": "good luck everyone"})
+        await ann.wait_for("chat")
+        app = player_app(service, "key:cleo")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            app.open_tables({"op": "watch", "code": created["code"]})
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await until(pilot, lambda: any("good luck everyone" in line for line in
+                                           log_lines(board)))
+
+
+async def test_back_at_a_held_seat_the_board_says_so_on_its_own_status_line(
+        tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
+        created = await ann.wait_for("created")
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "join", "code": created["code"]})
+        await bob.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        bob.writer.close()  # Bob's connection drops; his seat is kept
+        await ann.wait_for("notice", lambda m: "Bob" in m["text"])
+        app = player_app(service, "key:bob")  # Bob again, plain ssh
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await until(pilot, lambda: "Back at your seat" in status(board))
+            assert not app.screen.query("Toast")  # no toast over the piles
+
+
+async def test_the_goodbye_of_a_server_stop_says_a_shared_seat_comes_back_by_itself(
+        tmp_path: Path) -> None:
+    async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, _board):
+        app.server_stopping()
+        await pilot.pause()
+        said = str(app.screen.query_one("#goodbye").render())
+        assert "seat at the table is kept" in said and "press c" not in said
+
+
+def log_lines(board: SharedBoardScreen) -> list[str]:
+    from trash_tui.app.widgets.game_log import GameLog
+
+    return [entry.plain for entry in board.query_one(GameLog).entries]

@@ -100,12 +100,14 @@ class SharedBoardScreen(BoardScreen):
         self.ratings: list[dict[str, Any]] | None = None  # the match's rating changes
         self.standings_wait: Any = None  # the timer that shows the standings without them
         self.standings_up = False
+        self.early: list[dict[str, Any]] = []  # messages that came before it was up
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
     def started(self) -> None:
         """Up: the turn clock's seconds tick; a notice the app kept for this table (back
         at your seat) is said here, on the status line."""
         self.set_interval(1.0, self.tick)
+        self.call_after_refresh(self.take_early)
         take_notice = getattr(self.app, "take_arrival_notice", None)
         notice = take_notice() if take_notice is not None else None
         if notice:
@@ -121,8 +123,11 @@ class SharedBoardScreen(BoardScreen):
             self.updates.arrived(message)
             if self.is_mounted:
                 self.driver.poke()
-        elif not self.is_mounted or self not in self.app.screen_stack:
-            return  # not up yet, or closed: nothing to show it on
+        elif not self.is_mounted:
+            if len(self.early) < 200:
+                self.early.append(message)  # shown once it is up
+        elif self not in self.app.screen_stack:
+            return  # closed: nothing to show it on
         elif op == "notice":
             text = clean(message.get("text", ""), 200)
             self.say(text)
@@ -151,6 +156,13 @@ class SharedBoardScreen(BoardScreen):
         elif op == "disconnected":
             self.detach("The connection to the table is lost (the server may be "
                         "stopping): esc goes back.")
+
+    def take_early(self) -> None:
+        """What the table sent before this board was up (its earlier chat comes right
+        after the update that opened it)."""
+        early, self.early = self.early, []
+        for message in early:
+            self.on_table_message(message)
 
     def expire(self, text: str) -> None:
         """The table's notice ``text`` is old news: gone, unless another replaced it."""
