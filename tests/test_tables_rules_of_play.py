@@ -270,3 +270,23 @@ async def test_the_welcome_says_where_the_server_is_reached(tmp_path: Path) -> N
         assert welcome["address"] == {"host": "games.example.org", "port": 2222}
     finally:
         await service.stop()
+
+
+async def test_a_spectator_coming_and_going_leaves_the_movers_clock_alone(
+        tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        bob = await TableClient.connect(service, "key:bob")
+        created = await create(ann, **{**TWO, "clock": 30})
+        await bob.send({"op": "join", "code": created["code"]})
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        table = service.tables[created["table"]]
+        deadline = table.deadline
+        assert deadline is not None
+        eve = await TableClient.connect(service, "key:eve")
+        await eve.send({"op": "watch", "code": created["code"]})
+        await eve.wait_for("update", lambda m: m["reset"])
+        assert table.deadline == deadline
+        await eve.send({"op": "leave"})
+        await eve.wait_for("left")
+        assert table.deadline == deadline
