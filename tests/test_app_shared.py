@@ -209,7 +209,7 @@ async def test_the_tables_list_waits_under_a_table_and_is_fresh_when_back(tmp_pa
         await pilot.pause(0.5)
         assert len(tables.tables) == 1
         assert tables.query_one("#tables-list").row_count == 1
-        await pilot.press("escape")
+        await pilot.press("escape", "escape")  # (the first asks before leaving)
         await until(pilot, lambda: app.screen is tables)
         await until(pilot, lambda: tables.query_one("#tables-list").row_count == 2)
 
