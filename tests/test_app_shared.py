@@ -214,11 +214,11 @@ async def test_the_tables_list_waits_under_a_table_and_is_fresh_when_back(tmp_pa
         await until(pilot, lambda: tables.query_one("#tables-list").row_count == 2)
 
 
-async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_player(
+async def test_the_history_keeps_a_shared_match_secret_and_refuses_to_delete_it_in_play(
         tmp_path: Path) -> None:
     """A match still played at a shared table: its line gives no seed (it would tell every
-    face-down card), Enter goes back to the seat, delete takes it out of this history
-    only."""
+    face-down card), Enter goes back to the seat, and delete is refused while it is played
+    (a leaver deleting it would make it unrated for everyone)."""
     from trash_tui.app.screens.history import HistoryScreen
     from trash_tui.history import History
 
@@ -248,9 +248,11 @@ async def test_the_history_keeps_a_shared_match_secret_and_deletes_it_for_one_pl
             await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             await pilot.press("delete")
             await pilot.press("delete")
-            await until(pilot, lambda: not app.screen.rows)
+            await until(pilot, lambda: "still being played" in str(
+                app.screen.query_one("#history-detail").render()))
+            assert app.screen.rows
     with History(tmp_path / "history.sqlite3") as history:
-        assert history.matches("key:ann") == []
+        assert len(history.matches("key:ann")) == 1
         assert len(history.matches("key:bob")) == 1
 
 

@@ -295,9 +295,13 @@ async def test_a_failing_app_ends_its_own_session_only(tmp_path: Path) -> None:
 
 # --- limits --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("limits", [{"max_sessions": 1}, {"sessions_per_ip": 1}])
-async def test_a_full_server_turns_the_next_session_away(tmp_path: Path, limits: dict
-                                                         ) -> None:
+@pytest.mark.parametrize(("limits", "said", "logged"), [
+    ({"max_sessions": 1}, "the server is full, try again later", "refused: server full"),
+    ({"sessions_per_ip": 1}, "this address has 1 session open, the most one address may have",
+     "refused: too many sessions from this address")])
+async def test_a_full_server_turns_the_next_session_away(tmp_path: Path, limits: dict,
+                                                         said: str, logged: str) -> None:
+    """Each limit says which it is: the whole server, or one address's sessions."""
     async with serving(tmp_path, **limits) as server:
         first_key = new_key()
         quiet_player(server.config, first_key)
@@ -307,9 +311,9 @@ async def test_a_full_server_turns_the_next_session_away(tmp_path: Path, limits:
             await term.read_until("Sit down")
             refused = await second.run(term_type="xterm", encoding="utf-8")
             assert refused.exit_status == 1
-            assert "the server is full, try again later" in refused.stderr
+            assert said in refused.stderr
             assert server.session_count == 1
-    assert any(e["ended"] == "refused: server full" for e in log_entries(server.config.log))
+    assert any(e["ended"] == logged for e in log_entries(server.config.log))
 
 
 async def test_connections_over_the_rate_are_closed_at_once(tmp_path: Path) -> None:
