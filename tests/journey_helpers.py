@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -181,19 +182,27 @@ class Person:
     def leave(self) -> None:
         """esc at the table: back on the Tables screen. esc again while the board asks
         "Leave the table?" (it asks again if the table moved meanwhile), or after 3 s (the
-        summary of a deal that has just ended takes an esc of its own)."""
+        summary of a deal that has just ended takes an esc of its own): a warning then
+        shows the screen the first esc did not leave."""
         deadline = time.monotonic() + STEP
         pressed = time.monotonic()
+        unanswered: str | None = None
         self.pane.press("Escape")
         while TABLES_TITLE not in (text := self.text()):
             if time.monotonic() > deadline:
                 raise self.pane.failure(f"{self.name}'s esc did not leave the table",
                                         self.pane.screen())
-            if "Leave the table?" in text or time.monotonic() - pressed > 3.0:
+            asked = "Leave the table?" in text
+            if asked or time.monotonic() - pressed > 3.0:
+                if not asked and unanswered is None:
+                    unanswered = self.pane.screen() or ""
                 pressed = time.monotonic()
                 self.pane.press("Escape")
                 time.sleep(1.0)
             time.sleep(0.1)
+        if unanswered is not None:
+            warnings.warn(f"{self.name}'s esc left the table only when pressed again; the "
+                          f"screen 3 s after the first:\n{unanswered}", stacklevel=2)
 
     def text(self) -> str:
         return flat(self.pane.screen() or "")
