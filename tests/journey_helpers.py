@@ -339,6 +339,9 @@ class Table:
         person.sees(text)
         person.pane.press("Enter")
         line = f"{said or person.name}: {text}"
+        self.wait(lambda: line in person.text(), STEP,
+                  f"{person.name}'s own chat line {line!r} back from the table on their "
+                  "screen (did enter send it?)", but=person, shown=person)
         for reader in readers:
             self.wait(lambda reader=reader: line in reader.text(), STEP,
                       f"{person.name}'s chat line {line!r} on {reader.name}'s screen",
