@@ -38,6 +38,7 @@ WIDTH, HEIGHT = 80, 24
 TABLES_TITLE = "Tables on this server"
 LOBBY = "New match"
 CODE = re.compile(r"\b(?:Join code|Code):? ([A-Z2-9]{4})\b")  # the waiting room's
+DEAL_OVER = re.compile(r"Deal \d+ is (?:over|void)|The deal is over")  # a deal's summary
 BOT_DELAY = 0.8  # TableLimits.bot_delay: seconds before a bot's or a stand-in's move
 STAND_IN_MOVES = 6.0  # a stand-in's move must be saved within this many seconds
 TURN = 30.0  # seconds for a person's turn to come round (bots 0.8 s apart, deal pauses)
@@ -329,8 +330,44 @@ class Table:
 
     def chat(self, person: Person, text: str, readers: Iterable[Person],
              said: str | None = None) -> None:
-        """``person`` says ``text`` (c, the text, enter); every reader's screen shows it
-        (after ``said``, by default the person's name)."""
+        """``person`` says ``text`` (c, the text, enter); their own screen and every
+        reader's must show it (after ``said``, by default the person's name). A chat line
+        that comes while a deal's summary is up may be hidden by it and then pushed out of
+        the log by the moves held behind it: then (only then) it is said once more, with
+        a warning."""
+        readers = list(readers)
+        for attempt in (1, 2):
+            line = self.say(person, text if attempt == 1 else f"{text}!", said)
+            shown: set[str] = set()
+            ended: set[str] = set()
+
+            def everyone_saw(line: str = line, shown: set[str] = shown,
+                             ended: set[str] = ended) -> bool:
+                for one in [person, *readers]:
+                    screen = one.text()
+                    if line in screen:
+                        shown.add(one.name)
+                    if DEAL_OVER.search(screen):
+                        ended.add(one.name)
+                return len(shown) == len(readers) + 1
+
+            try:
+                self.wait(everyone_saw, STEP, f"{person.name}'s chat line {line!r} on "
+                          "every screen", but=person,
+                          shown=next((one for one in [person, *readers]
+                                      if one.name not in shown), person))
+                return
+            except AssertionError as failure:
+                if attempt == 2 or not ended:
+                    raise AssertionError(f"{failure}\n(seen by: {sorted(shown)}; a deal's "
+                                         f"summary seen by: {sorted(ended)})") from None
+                warnings.warn(f"{person.name}'s chat line {line!r} was not seen by every "
+                              f"one (only {sorted(shown)}) while a deal ended: said again",
+                              stacklevel=2)
+
+    def say(self, person: Person, text: str, said: str | None) -> str:
+        """``person`` types ``text`` into the chat line and sends it; the line as the log
+        shows it."""
         person.pane.press("c")
         self.wait(lambda: "Say something to the table" in person.text(), STEP,
                   f"the chat line after {person.name}'s c (does a key reach the app?)",
@@ -338,14 +375,7 @@ class Table:
         person.type(text)
         person.sees(text)
         person.pane.press("Enter")
-        line = f"{said or person.name}: {text}"
-        self.wait(lambda: line in person.text(), STEP,
-                  f"{person.name}'s own chat line {line!r} back from the table on their "
-                  "screen (did enter send it?)", but=person, shown=person)
-        for reader in readers:
-            self.wait(lambda reader=reader: line in reader.text(), STEP,
-                      f"{person.name}'s chat line {line!r} on {reader.name}'s screen",
-                      but=person, shown=reader)
+        return f"{said or person.name}: {text}"
 
 
 def keyboard_probe(person: Person) -> str:
