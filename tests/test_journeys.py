@@ -211,10 +211,10 @@ def test_leave_or_drop_on_your_turn_the_stand_in_moves_and_you_come_back(
 
     saved = table.turn_of(bob)
     bob.leave()  # esc on his own turn
-    table.wait(lambda: "Bob left" in ann.text(), STEP, "'Bob left' on Ann's screen",
-               shown=ann)
     table.wait(lambda: table.saved() > saved, STAND_IN_MOVES,
                f"the stand-in's move for Bob (saved: {saved})", shown=ann)
+    table.wait(lambda: "Bob left" in ann.text(), STEP, "'Bob left' on Ann's screen",
+               shown=ann)
     bob.sees("Ann's table")
     bob.pane.press("Enter")  # (b) back to his seat from the list
     bob.sees("Stock", timeout=STEP)
@@ -222,10 +222,10 @@ def test_leave_or_drop_on_your_turn_the_stand_in_moves_and_you_come_back(
 
     saved = table.turn_of(ann)
     ann.drop()  # her connection, on her own turn
-    table.wait(lambda: "Ann lost the connection" in bob.text(), STEP,
-               "'Ann lost the connection' on Bob's screen", shown=bob)
     table.wait(lambda: table.saved() > saved, STAND_IN_MOVES,
                f"the stand-in's move for Ann (saved: {saved})", shown=bob)
+    table.wait(lambda: "Ann lost the connection" in bob.text(), STEP,
+               "'Ann lost the connection' on Bob's screen", shown=bob)
     table.wait(lambda: re.search(r"stand-in.*\bAnn\b", bob.text()), STEP,
                "Ann's seat kept for her, the stand-in playing it, on Bob's status line",
                shown=bob)
