@@ -40,9 +40,10 @@ LOBBY = "New match"
 CODE = re.compile(r"\b(?:Join code|Code):? ([A-Z2-9]{4})\b")  # the waiting room's
 DEAL_OVER = re.compile(r"Deal \d+ is (?:over|void)|The deal is over")  # a deal's summary
 BOT_DELAY = 0.8  # TableLimits.bot_delay: seconds before a bot's or a stand-in's move
-STAND_IN_MOVES = 6.0  # a stand-in's move must be saved within this many seconds
+#: seconds within which a stand-in's move must be saved: its delay, a deal's pause (3 s)
+#: if one ended, and room for a loaded 2-core machine
+STAND_IN_MOVES = BOT_DELAY + 5.2
 TURN = 30.0  # seconds for a person's turn to come round (bots 0.8 s apart, deal pauses)
-
 
 
 class JourneyServer(ServerProcess):
