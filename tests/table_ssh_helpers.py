@@ -30,7 +30,7 @@ from trash_tui.tables.table import Table
 DOWN, UP, TAB, ENTER, ESCAPE, CTRL_S, BACKSPACE = \
     "\x1b[B", "\x1b[A", "\t", "\r", "\x1b", "\x13", "\x7f"
 PRESETS_ORDER = ("standard", "kings-wild", "jokers", "all-faces-wild", "eight-card", "kids")
-_CODE = re.compile(r"Joincode:([A-Z2-9]{4})")
+_CODE = re.compile(r"Code([A-Z2-9]{4}):")  # the waiting room's "Code K7QX: ..." squeezed
 
 
 def squeezed(text: str) -> str:
@@ -185,7 +185,7 @@ async def create_table(player: Player, preset: str = "standard", seats: int = 4,
         await player.step(*[TAB] * (seats - 1 + 2), BACKSPACE * 4, str(clock))
     mark = player.mark()
     await player.press(CTRL_S)
-    text = await player.sees("Join code", since=mark)
+    text = await player.sees("j in Tables", since=mark)
     found = _CODE.search(text)
     assert found is not None, text[-400:]
     return found.group(1)

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(
     reason="needs the OpenSSH client (ssh) and tmux installed "
            "(apt-get install openssh-client tmux)")
 
-_CODE = re.compile(r"Join code: ([A-Z2-9]{4})")
+_CODE = re.compile(r"Code ([A-Z2-9]{4}):")
 MATCH = 60.0  # seconds for a player's turn to come round (two bots move 0.8 s apart)
 
 
@@ -108,7 +108,7 @@ def test_two_openssh_clients_sit_at_one_table_and_see_each_others_moves(
     ann.pane.press("n")
     ann.pane.wait_for("A new table")
     ann.pane.press("C-s")
-    waiting = ann.pane.wait_for("Join code")
+    waiting = ann.pane.wait_for("j in Tables")
     found = _CODE.search(waiting)
     assert found is not None, waiting
     code = found.group(1)

@@ -120,13 +120,14 @@ async def test_a_table_that_keeps_failing_is_saved_and_closed_with_one_line(
         async def broken(table: Any) -> None:
             raise RuntimeError("the bot is broken")
 
-        service.bot_step = broken  # type: ignore[method-assign]
-        service.stand_in_step = broken  # type: ignore[method-assign]
         ann = await TableClient.connect(service, "key:ann")
         created = await create(ann, seats=["human", "normal", "normal"])
         await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
-        await ann.send({"op": "leave"})  # whoever was to move, a step fails now
-        eve = await TableClient.connect(service, "key:eve")
+        await ann.send({"op": "leave"})  # nobody is there: the table waits
+        await ann.wait_for("left")
+        service.bot_step = broken  # type: ignore[method-assign]
+        service.stand_in_step = broken  # type: ignore[method-assign]
+        eve = await TableClient.connect(service, "key:eve")  # whoever is to move fails
         await eve.send({"op": "watch", "code": created["code"]})
         closed = await eve.wait_for("closed")
         assert "error" in closed["why"] and "reopen" in closed["why"]

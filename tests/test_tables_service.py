@@ -151,7 +151,7 @@ async def test_the_turn_clock_hands_the_turn_to_the_stand_in_and_a_key_takes_it_
         assert summary["actions"] >= 1
         sleeping = ann if sleeper == 0 else bob
         await sleeping.send({"op": "back"})
-        await ann.wait_for("notice", lambda m: "is back" in m["text"])
+        await ann.wait_for("notice", lambda m: "back" in m["text"])
         assert not service_table.seats[sleeper].away
 
 

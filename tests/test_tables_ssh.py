@@ -154,7 +154,7 @@ async def test_a_turn_clock_running_out_hands_the_turn_to_the_stand_in_and_a_key
 
         mark = ann.mark()
         await ann.press("z")  # any key
-        await ann.sees("Ann is back", since=mark)
+        await ann.sees("You have your seat back", since=mark)
         assert not table.seats[0].away
         await wait_until(lambda: human_to_move(table) == 0, what="Ann's turn again")
         await ann.sees("Your move, Ann", since=mark)
@@ -177,7 +177,7 @@ async def test_a_dropped_connection_keeps_the_seat_and_a_reconnect_goes_back_to_
         await play(table, [ann], lambda: actions_of(table) >= held + 6)
 
         await bob.connect(server)
-        await bob.sees("is waiting")
+        await bob.sees("You are back at your seat")
         await wait_until(lambda: not table.seats[1].away, what="Bob back at his seat")
         await bob.sees("Your move, Bob", "is playing")
         await play(table, [ann], lambda: human_to_move(table) == 1)  # Bob's turn
@@ -224,7 +224,7 @@ async def test_a_restarted_server_restores_the_table_and_a_player_goes_on(tmp_pa
         assert table.match_id == match_id and actions_of(table) == saved
         ann = Player(server, "Ann", ann.key)
         await ann.connect(server)
-        await ann.sees("is waiting")
+        await ann.sees("You are back at your seat")
         await ann.sees("Your move, Ann", "is playing")
         await play(table, [ann], lambda: actions_of(table) >= played + 6)
         assert table.seats[1].away  # Bob is not back: the stand-in plays for him

@@ -418,9 +418,11 @@ class TableService:
             client.send(self.update_for(table, client))
         self.tables_changed()
 
-    def tell(self, table: Table, text: str) -> None:
+    def tell(self, table: Table, text: str, besides: Client | None = None) -> None:
+        """A notice for everyone at ``table`` (but ``besides``, whom it is about)."""
         for client in self.audience(table):
-            client.send({"op": "notice", "text": text})
+            if client is not besides:
+                client.send({"op": "notice", "text": text})
 
     # --- the requests --------------------------------------------------------------------
     async def req_list(self, client: Client, message: dict[str, Any]) -> None:
@@ -537,7 +539,9 @@ class TableService:
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
         if was_away and table.status == PLAYING:
-            self.tell(table, f"{state.name} is back.")
+            self.tell(table, f"{state.name} is back.", besides=client)
+            client.send({"op": "notice", "text": "You are back at your seat: the stand-in "
+                                                 "stopped playing for you."})
         self.pump(table)
         self.broadcast(table)
 
@@ -657,7 +661,8 @@ class TableService:
         seat = table.seats[client.seat]
         if seat.away:
             seat.away = False
-            self.tell(table, f"{seat.name} is back.")
+            self.tell(table, f"{seat.name} is back.", besides=client)
+            client.send({"op": "notice", "text": "You have your seat back."})
             self.pump(table)
             self.broadcast(table)
 
