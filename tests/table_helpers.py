@@ -122,3 +122,13 @@ async def play_out(clients: list[TableClient], timeout: float = 60.0,
                                    "at": update["actions"] if update else None})
                 await client.drain(0.02)
     raise TimeoutError("the match did not end")
+
+
+async def ann_hosts(service: TableService, seats: list[str] | None = None,
+                    **config: Any) -> tuple[TableClient, dict[str, Any]]:
+    """Ann (registered as "key:ann") connects and creates a table (two human seats and no
+    clock by default): her client and the ``created`` answer (code, table id)."""
+    ann = await TableClient.connect(service, "key:ann")
+    await ann.send({"op": "create", "config": {"seats": seats or ["human", "human"],
+                                               "clock": 0, **config}})
+    return ann, await ann.wait_for("created")

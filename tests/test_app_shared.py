@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_helpers import TableClient, name_player, running_service
+from table_helpers import TableClient, ann_hosts, name_player, running_service
 
 from trash_tui.app.app import create_app
 from trash_tui.app.shared.board import SharedBoardScreen
@@ -91,10 +91,7 @@ async def bob_at_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, 
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human"],
-                                                   "clock": 0}})
-        created = await ann.wait_for("created")
+        ann, created = await ann_hosts(service)
         app = player_app(service, "key:bob", join=created["code"])
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
@@ -103,18 +100,24 @@ async def bob_at_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, 
             yield ann, app, pilot, board
 
 
+async def ann_plays_until_its_turn(ann: TableClient, pilot, board: SharedBoardScreen
+                                   ) -> None:
+    """Ann plays her moves (the first legal one) until the board's player is to move."""
+    for _ in range(300):
+        await ann.drain(0.02)
+        legal = ann.my_turn()
+        if legal:
+            await ann.send({"op": "act", "action": legal[0]})
+        if board.shared.waiting_for_human:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the board's player never got a turn")
+
+
 async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: Path) -> None:
     async with bob_at_anns_table(tmp_path) as (ann, _app, pilot, board):
         await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
-        for _ in range(200):  # play until Bob has moved once
-            await ann.drain(0.02)
-            legal = ann.my_turn()
-            if legal:
-                await ann.send({"op": "act", "action": legal[0]})
-            if board.shared.waiting_for_human:
-                break
-            await pilot.pause(0.02)
-        assert board.shared.waiting_for_human
+        await ann_plays_until_its_turn(ann, pilot, board)
         before = len(board.shared.actions)
         await pilot.press(board.key_for(board.shared.legal()[0]))
         await ann.wait_for("update", lambda m: m["actions"] > before)

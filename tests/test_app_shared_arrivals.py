@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from table_helpers import TableClient, name_player, running_service
-from test_app_shared import _fixed, player_app, until  # noqa: F401  (the fixture)
+from table_helpers import ann_hosts, name_player, running_service
+from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
+    _fixed,
+    ann_plays_until_its_turn,
+    player_app,
+    until,
+)
 from textual.widgets import Input
 
 from trash_tui.app.screens.remote import NameScreen
@@ -31,24 +36,14 @@ async def test_a_new_key_joining_by_code_names_itself_then_plays_chats_and_leave
         tmp_path: Path) -> None:
     name_player(tmp_path, "key:ann", "Ann")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
-        created = await ann.wait_for("created")
+        ann, created = await ann_hosts(service)
         app = player_app(service, "key:new-friend", join=created["code"])
         async with app.run_test(size=(80, 24)) as pilot:
             await type_name(pilot, "Bob")
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
             board = app.screen
             assert board.shared.names[:2] == ["Ann", "Bob"]
-            for _ in range(300):  # Ann plays until it is Bob's turn
-                await ann.drain(0.02)
-                legal = ann.my_turn()
-                if legal:
-                    await ann.send({"op": "act", "action": legal[0]})
-                if board.shared.waiting_for_human:
-                    break
-                await pilot.pause(0.02)
-            assert board.shared.waiting_for_human
+            await ann_plays_until_its_turn(ann, pilot, board)
             before = len(board.shared.actions)
             await pilot.press(board.key_for(board.shared.legal()[0]))
             await ann.wait_for("update", lambda m: m.get("actions", 0) > before)  # saved
@@ -69,10 +64,7 @@ async def test_a_new_key_joining_a_waiting_table_by_code_chats_in_its_waiting_ro
         tmp_path: Path) -> None:
     name_player(tmp_path, "key:ann", "Ann")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human", "human"],
-                                                   "clock": 0}})
-        created = await ann.wait_for("created")
+        ann, created = await ann_hosts(service, ["human", "human", "human"])
         app = player_app(service, "key:new-friend", join=created["code"])
         async with app.run_test(size=(80, 24)) as pilot:
             await type_name(pilot, "Cleo")

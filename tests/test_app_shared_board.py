@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from table_helpers import TableClient, name_player, running_service
+from table_helpers import TableClient, ann_hosts, name_player, running_service
 from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
     _fixed,
     bob_at_anns_table,
@@ -46,9 +46,7 @@ async def test_a_board_whose_seat_is_taken_in_another_session_says_it_gets_no_up
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
-        created = await ann.wait_for("created")
+        _ann, created = await ann_hosts(service)
         app = player_app(service, "key:bob", join=created["code"])
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
@@ -86,9 +84,7 @@ async def test_a_spectator_sees_the_chat_from_before_they_came(tmp_path: Path) -
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:cleo", "Cleo")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "easy"], "clock": 0}})
-        created = await ann.wait_for("created")
+        ann, created = await ann_hosts(service, ["human", "easy"])
         await ann.send({"op": "chat", "text": "good luck everyone"})
         await ann.wait_for("chat")
         app = player_app(service, "key:cleo")
@@ -106,9 +102,7 @@ async def test_back_at_a_held_seat_the_board_says_so_on_its_own_status_line(
     name_player(tmp_path, "key:ann", "Ann")
     name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
-        ann = await TableClient.connect(service, "key:ann")
-        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0}})
-        created = await ann.wait_for("created")
+        ann, created = await ann_hosts(service)
         bob = await TableClient.connect(service, "key:bob")
         await bob.send({"op": "join", "code": created["code"]})
         await bob.wait_for("update", lambda m: m["table"]["status"] == "playing")
