@@ -129,3 +129,22 @@ def log_lines(board: SharedBoardScreen) -> list[str]:
     from trash_tui.app.widgets.game_log import GameLog
 
     return [entry.plain for entry in board.query_one(GameLog).entries]
+
+
+async def test_the_status_line_with_the_clock_and_an_away_player_is_one_line_at_100(
+        tmp_path: Path) -> None:
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann, created = await ann_hosts(service, clock=60)
+        app = player_app(service, "key:bob", join=created["code"])
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+            await ann.send({"op": "leave"})  # the stand-in plays for Ann
+            await until(pilot, lambda: board.shared.waiting_for_human and
+                        "stand-in for Ann" in status(board), limit=20)
+            lines = status(board).splitlines()  # a notice, then what to do
+            assert "⏱" in lines[-1]
+            assert board.query_one("#board-status").size.height == len(lines)  # no wrap
