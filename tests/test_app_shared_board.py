@@ -112,7 +112,7 @@ async def test_back_at_a_held_seat_the_board_says_so_on_its_own_status_line(
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
             board = app.screen
-            await until(pilot, lambda: "Back at your seat" in status(board))
+            await until(pilot, lambda: "back at your seat" in status(board).lower())
             assert not app.screen.query("Toast")  # no toast over the piles
 
 
