@@ -113,3 +113,15 @@ def test_an_idle_app_sleeps_and_still_takes_keys(tmp_path: Path) -> None:
         assert terminal.exit_code(10) == 0
     finally:
         terminal.close()
+
+
+def test_the_keyboard_thread_never_sleeps_before_it_has_told_a_lone_escape() -> None:
+    """A thread that got the processor late (a busy server) must not sleep with an escape
+    key still untold: it looks until one look came well after the last input, even past
+    its second awake (seen: one player in ten whose esc did nothing under load)."""
+    from trash_tui.app.quiet_driver import AWAKE, SETTLED, keep_looking
+
+    assert keep_looking(now=0.5, last_input=0.0, last_look=0.4)  # awake after input
+    assert not keep_looking(now=AWAKE + 1, last_input=0.0, last_look=AWAKE)  # settled: sleep
+    # its only look came before the escape could be told, then it got the CPU too late
+    assert keep_looking(now=AWAKE + 1, last_input=0.0, last_look=SETTLED / 4)

@@ -7,7 +7,9 @@ each spent about a millisecond of CPU a second on it (5 ms a move at a move ever
 seconds). ``QuietLinuxDriver`` reads the same way, with Textual's own parser, but looks
 only while it may matter: for a second after anything was typed, at Textual's pace; then
 it sleeps until the next input, or until the app stops it (its stop event wakes the thread
-through a pipe).
+through a pipe). It never falls asleep before it has looked once a while after the last
+input (``keep_looking``): on a busy server a thread that got the processor late could
+otherwise sleep with a lone escape key not yet told to the app.
 """
 
 from __future__ import annotations
@@ -27,6 +29,15 @@ from textual.drivers.linux_driver import LinuxDriver
 
 TICK = 0.1  # seconds between two looks for a lone escape key (as Textual's driver)
 AWAKE = max(1.0, 4 * constants.ESCAPE_DELAY)  # seconds it looks after the last input
+SETTLED = 2 * constants.ESCAPE_DELAY  # a look this long after the input has told any escape
+
+
+def keep_looking(now: float, last_input: float, last_look: float) -> bool:
+    """Whether the keyboard thread must wake again to look for a lone escape key: for
+    ``AWAKE`` seconds after the last input, and in any case until it has looked once
+    ``SETTLED`` seconds after it (the parser tells an escape key ``ESCAPE_DELAY`` after
+    it came)."""
+    return now < last_input + AWAKE or last_look < last_input + SETTLED
 
 
 class _WakingEvent(threading.Event):
@@ -70,10 +81,11 @@ class QuietLinuxDriver(LinuxDriver):
         selector.register(self._wake_read, selectors.EVENT_READ)
         parser = XTermParser(self._debug)
         decode = getincrementaldecoder("utf-8")().decode
-        awake_until = time.monotonic() + AWAKE
+        last_input = last_look = time.monotonic()
         try:
             while not self.exit_event.is_set():
-                timeout = TICK if time.monotonic() < awake_until else None
+                looking = keep_looking(time.monotonic(), last_input, last_look)
+                timeout = TICK if looking else None
                 for key, _mask in selector.select(timeout):
                     if key.fd == self._wake_read:
                         with contextlib.suppress(OSError):
@@ -83,9 +95,10 @@ class QuietLinuxDriver(LinuxDriver):
                     if not data:  # the end of the input: nothing more will come
                         selector.unregister(self.fileno)
                         continue
-                    awake_until = time.monotonic() + AWAKE
+                    last_input = time.monotonic()
                     for event in parser.feed(decode(data)):
                         self.process_message(event)
+                last_look = time.monotonic()
                 for event in parser.tick():
                     self.process_message(event)
         finally:
