@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
 #: sessions share the CPU equally, and a player who is just connecting goes first.
 REMOTE_NICENESS = 19
+NAME_PROMPT = "name-prompt"  # the new SSH player's name prompt, installed until it is done
 
 
 class TrashApp(App[None]):
@@ -126,10 +127,15 @@ class TrashApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_keymap(self.settings.remapped_keys())
-        self.push_screen(LobbyScreen())
         if self.remote and self.registered_name() is None:
-            # a new key: the name prompt over the lobby (built under it meanwhile)
-            self.push_screen(NameScreen(self.settings.name), callback=self.set_player_name)
+            # a new key: the name prompt first (cheap to draw); the lobby is built under it
+            # once the prompt is on the screen
+            prompt = NameScreen(self.settings.name)
+            self.install_screen(prompt, NAME_PROMPT)
+            self.push_screen(prompt, callback=self.set_player_name)
+            self.call_after_refresh(self.build_lobby_under, prompt)
+        else:
+            self.push_screen(LobbyScreen())
         for problem in self.problems:
             self.notify(problem, title="Settings problem: using the default",
                         severity="warning", timeout=12, markup=False)  # text from the file
@@ -223,9 +229,23 @@ class TrashApp(App[None]):
         history = self.history
         return history.player_name(self.owner) if history is not None else None
 
+    async def build_lobby_under(self, prompt: NameScreen) -> None:
+        """Put the lobby under the name prompt, which is back on top before any key is
+        handled (the app handles none while this runs): the lobby is ready when the name
+        is, and whatever comes after the name owns its keys from its first frame."""
+        if self.screen is not prompt or prompt.sitting:
+            return  # (the size guard is over it, or the name came first: see below)
+        await self.pop_screen()  # (installed: the prompt and what is typed in it stay)
+        await self.push_screen(LobbyScreen())
+        await self.push_screen(prompt, callback=self.set_player_name)
+
     def set_player_name(self, name: str | None) -> None:
-        """Register the name a new player chose (the lobby is under the prompt), then
-        connect to the shared tables (a code in the SSH user name goes to its table)."""
+        """Register the name a new player chose (the lobby is under the prompt, or comes
+        now if it could not be built there), then connect to the shared tables (a code in
+        the SSH user name goes to its table)."""
+        self.call_later(self.uninstall_screen, NAME_PROMPT)
+        if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
+            self.push_screen(LobbyScreen())
         if not name:
             return
         self.settings = replace(self.settings, name=name)
