@@ -362,8 +362,11 @@ class BoardScreen(Screen[None]):
         """Only legal actions are offered: the others are hidden from the footer. While
         the summary of a deal is up, its key is the board's only one (the rules' key is the
         app's)."""
+        summary_keys = ("close_summary", "peek_table")
+        if self.summary_seconds is not None:  # (a summary that closes by itself: the
+            summary_keys += ("leave",)        # table's escape stays the board's)
         if self.waiting_for_summary or action in ("close_summary", "peek_table"):
-            return self.waiting_for_summary and action in ("close_summary", "peek_table")
+            return self.waiting_for_summary and action in summary_keys
         if action in _ACTION_KEYS:
             return _ACTION_KEYS[action] in self.controller.legal()
         if action == "wild":
@@ -501,7 +504,8 @@ class BoardScreen(Screen[None]):
 
     def on_key(self, event: Key) -> None:
         """Any key first goes to ``key_pressed``. While the summary of a deal is up,
-        escape closes it (the board stays), and so does a key of the board's moves (as the
+        escape closes it (the board stays; at a shared table, where the summary closes by
+        itself, escape is the board's: leave), and so does a key of the board's moves (as the
         settings bind them), which is then kept as the move: a player who presses ``s``
         for the next deal's first draw is not ignored."""
         self.key_pressed(event)
@@ -509,7 +513,9 @@ class BoardScreen(Screen[None]):
             return
         move = next((action for action, keys in self.move_keys().items()
                      if event.key in keys), None)
-        if move is not None or event.key == "escape":
+        # (a summary that closes by itself, at a shared table, leaves escape to the board)
+        closes = event.key == "escape" and self.summary_seconds is None
+        if move is not None or closes:
             event.stop()
             if move is not None:
                 self.kept.keep(move)
