@@ -153,7 +153,7 @@ async def test_the_status_line_with_the_clock_and_an_away_player_is_one_line_at_
 async def test_escape_under_a_deals_summary_is_the_tables_escape(tmp_path: Path) -> None:
     """At a shared table the summary of a deal closes by itself: escape there asks to
     leave (a spectator's leaves), it does not just close the box."""
-    async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
+    async with bob_at_anns_table(tmp_path) as (ann, _app, pilot, board):
         await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
         await until(pilot, lambda: board.shared.playing)
         board.driver.hold("summary")  # as when a deal has just ended
