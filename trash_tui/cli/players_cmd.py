@@ -21,7 +21,6 @@ from trash_tui.cli.history_cmd import _open, _reading, history_option
 from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import LOCAL_OWNER, History, HistoryError
-from trash_tui.players.model import PROVISIONAL_MATCHES
 from trash_tui.text import visible
 
 game_option = click.option("--game", type=click.Choice(GAMES), default=TRASH,
@@ -67,9 +66,9 @@ def players_group() -> None:
 @history_option
 def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
                         history_path: Path | None) -> None:
-    """The rated players of a game, the highest rated first (provisional ratings, marked
-    ?, after the others)."""
-    from trash_tui.players.board import leaderboard
+    """The rated players of a game, the highest rated first (a provisional rating, marked
+    ?, is ranked by that rating too)."""
+    from trash_tui.players.board import RANKING, leaderboard
 
     with _reading(_open(history_path)) as history:
         board = leaderboard(history, game, LOCAL_OWNER, bots=bots, top=top,
@@ -80,8 +79,7 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
     if not board.entries:
         click.echo(f"Nobody is rated in {TITLES[game]} yet.")
         return
-    click.echo(f"{TITLES[game]}: {board.total} rated (? provisional: fewer than "
-               f"{PROVISIONAL_MATCHES} rated matches)")
+    click.echo(f"{TITLES[game]}: {board.total} rated. {RANKING}")
     click.echo(f"{'rank':>4}  {'name':<32}  {'rating':>7}  {'±':>4}  {'matches':>7}  last seen")
     for entry in board.entries:
         click.echo(f"{entry.rank:>4}  {visible(entry.name, 32):<32}  {entry.shown:>7}  "

@@ -1,7 +1,9 @@
 """The leaderboard: players (and, at home, the bot levels) ranked by their rating in a game.
 
-Players with an established rating come first, highest first, then the provisional ones
-(lichess keeps them off its boards; here they are listed after, marked ``?``). Over SSH
+Every line is ranked by its rating, highest first, whether it is provisional or not (a
+provisional rating, marked ``?``, is the player's best estimate so far: fewer than
+``PROVISIONAL_MATCHES`` rated matches); ``RANKING`` says so in the screens' own words, so a
+player is never below a bot with a lower rating. Over SSH
 the board is the server's players, each by the name they chose (``players`` table,
 cleaned) — never by their key; at home it is this computer's player beside the bot
 levels' anchors. ``Leaderboard.you`` is the asking player's own line, whatever their rank.
@@ -19,6 +21,9 @@ from trash_tui.text import clean
 
 NAME_LENGTH = 32
 UNNAMED = "(no name yet)"
+#: How the board ranks, in the words the app and the CLI show under it.
+RANKING = (f"Ranked by rating, highest first; ? marks a provisional rating (fewer than "
+           f"{PROVISIONAL_MATCHES} rated matches), ranked by that rating too.")
 
 
 @dataclass(frozen=True)
@@ -82,14 +87,13 @@ def leaderboard(history: History, game: str, you: str | None = None, *, bots: bo
             name = your_name if is_you else "this computer's player"
         else:
             name = names.get(row.identity) or (your_name if is_you else UNNAMED)
-        provisional = row.matches < PROVISIONAL_MATCHES
-        lines.append(((provisional, -row.rating.mu, clean(name), row.identity),
+        lines.append(((-row.rating.shown, -row.rating.mu, clean(name), row.identity),
                       {"name": clean(name, NAME_LENGTH), "rating": row.rating,
                        "matches": row.matches, "identity": row.identity, "you": is_you,
                        "last_seen": seen.get(row.identity, row.updated)}))
     if bots:
         for level, rating in load_anchors().get(game, {}).items():
-            lines.append(((False, -rating.mu, level, ""),
+            lines.append(((-rating.shown, -rating.mu, level, ""),
                           {"name": f"{level} (bot)", "rating": rating, "matches": 0,
                            "bot": level}))
     lines.sort(key=lambda line: line[0])

@@ -3,7 +3,8 @@ beside the bot levels'.
 
 Each line gives the rank, the name (the one the player chose, cleaned; never a key), the
 rating (``?`` while provisional) with its 95% margin, the rated matches and when the
-player was last seen. Your own line is marked ``▶`` and selected; when you are not in the
+player was last seen; everyone is ranked by rating, provisional or not, as the line under
+the board says (``RANKING``). Your own line is marked ``▶`` and selected; when you are not in the
 top lines it is added under them with your rank. ``g`` shows the other game, ``p`` your
 statistics.
 """
@@ -25,7 +26,7 @@ from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
 from trash_tui.players.anchors import load_anchors
-from trash_tui.players.board import BoardEntry, Leaderboard, leaderboard
+from trash_tui.players.board import RANKING, BoardEntry, Leaderboard, leaderboard
 from trash_tui.players.model import PROVISIONAL_MATCHES, nearest_level
 
 TOP = 50  # lines of the server's board
@@ -126,7 +127,7 @@ class LeaderboardScreen(Screen[None]):
         if you is not None:
             table.move_cursor(row=table.get_row_index(f"{you.rank}"), animate=False)
         self.query_one("#board-note", Static).update(
-            Text(board_note(self.board, self.game, self.remote)))
+            Text(f"{board_note(self.board, self.game, self.remote)}\n{RANKING}"))
 
     def cells(self, entry: BoardEntry) -> list[Text]:
         you = entry.you
