@@ -419,3 +419,12 @@ def test_bot_labels_are_printed_escaped(tmp_path: Path) -> None:
     assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
     assert "bots \\x1b[2Jevil\\u202e, \\x1b[2Jevil\\u202e, seed 1" in result.stdout
     assert "  seat 0  \\x1b[2Jevil\\u202e  " in result.stdout
+
+
+def test_help_texts_show_no_markup(tmp_path: Path) -> None:
+    """Docstrings' double backticks are for the code's readers, not ``trash --help``."""
+    from trash_tui.cli.main import SUBCOMMANDS
+
+    for args in [[], *([name] for name in SUBCOMMANDS)]:
+        helped = trash(*args, "--help", cwd=tmp_path)
+        assert helped.returncode == 0 and "``" not in helped.stdout, (args, helped.stdout)

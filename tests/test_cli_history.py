@@ -77,9 +77,18 @@ def test_bad_ids_and_other_players_matches_are_one_line_errors(tmp_path: Path) -
         assert result.returncode == 2
         assert result.stderr.count("\n") == 1 and words in result.stderr
         assert "Traceback" not in result.stderr
-    missing = trash("history", "list", "--history", str(tmp_path / "none.sqlite3"),
-                    cwd=tmp_path)
-    assert missing.returncode == 2 and "nothing has been played yet" in missing.stderr
+
+
+def test_nothing_played_yet_is_not_an_error(tmp_path: Path) -> None:
+    none = str(tmp_path / "none.sqlite3")
+    for args, words in ((["list"], "No matches for 'local': nothing has been played yet."),
+                        (["players"], "No SSH players yet: nothing has been played yet.")):
+        result = trash("history", *args, "--history", none, cwd=tmp_path)
+        assert (result.returncode, result.stderr) == (0, ""), result.stderr
+        assert result.stdout.strip() == words
+    assert not (tmp_path / "none.sqlite3").exists()  # nothing is created by looking
+    export = trash("history", "export", "3", "--history", none, cwd=tmp_path)
+    assert export.returncode == 2 and "no match 3: nothing has been played yet" in export.stderr
 
 
 def test_player_takes_a_display_name_too(tmp_path: Path) -> None:
@@ -91,6 +100,12 @@ def test_player_takes_a_display_name_too(tmp_path: Path) -> None:
     exported = trash("history", "export", str(theirs), "--player", "Alice", "--history",
                      str(db), cwd=tmp_path)
     assert exported.returncode == 0 and json.loads(exported.stdout)["kind"] == "match"
+    any_case = trash("history", "list", "--player", "alice", "--history", str(db),
+                     cwd=tmp_path)
+    assert any_case.returncode == 0 and any_case.stdout == by_name.stdout
+    typo = trash("history", "list", "--player", "Alise", "--history", str(db), cwd=tmp_path)
+    assert typo.returncode == 2 and typo.stderr.count("\n") == 1
+    assert "no player 'Alise'" in typo.stderr and "did you mean 'Alice'?" in typo.stderr
     helped = trash("history", "list", "--help", cwd=tmp_path)
     assert "display name" in " ".join(helped.stdout.split())
     with History(db) as history:

@@ -87,10 +87,45 @@ def test_bad_players_and_options_are_one_line_errors(tmp_path: Path) -> None:
         result = trash("players", *args, "--history", str(db), cwd=tmp_path)
         assert result.returncode == 2
         assert_one_line_error(result, words)
-    missing = trash("players", "leaderboard", "--history", str(tmp_path / "none.sqlite3"),
-                    cwd=tmp_path)
-    assert missing.returncode == 2
-    assert_one_line_error(missing, "nothing has been played yet")
+    typo = trash("players", "stats", "alise", "--history", str(db), cwd=tmp_path)
+    assert_one_line_error(typo, "no player 'alise'", "did you mean 'Alice'?")
+
+
+def test_nothing_played_yet_is_not_an_error(tmp_path: Path) -> None:
+    none = str(tmp_path / "none.sqlite3")
+    board = trash("players", "leaderboard", "--history", none, cwd=tmp_path)
+    assert (board.returncode, board.stderr) == (0, "")
+    assert board.stdout == "Nobody is rated in Trash yet: nothing has been played yet.\n"
+    as_json = trash("players", "leaderboard", "--json", "--history", none, cwd=tmp_path)
+    assert as_json.returncode == 0 and json.loads(as_json.stdout)["entries"] == []
+    stats = trash("players", "stats", "--json", "--history", none, cwd=tmp_path)
+    assert stats.returncode == 0 and json.loads(stats.stdout)["overall"]["matches"] == 0
+    text = trash("players", "stats", "--history", none, cwd=tmp_path)
+    assert text.returncode == 0 and "no matches" in text.stdout
+    rebuilt = trash("players", "rebuild", "--history", none, cwd=tmp_path)
+    assert rebuilt.returncode == 0 and "nothing has been played yet" in rebuilt.stdout
+    assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_dropped_ratings_table_is_rebuilt_from_the_kept_results(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    fill(db)
+    before = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
+                              cwd=tmp_path).stdout)
+    with History(db) as history:
+        history.db.execute("DROP TABLE ratings")
+    after = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
+                             cwd=tmp_path).stdout)
+    assert before["entries"] and after == before
+
+
+def test_one_match_is_one_match(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with History(db) as history:
+        history.register_player(ALICE, "Alice")
+        shared(history, ["human", "human", "normal"], [1, 2, 3], {0: ALICE, 1: BOB})
+    text = trash("players", "stats", "Alice", "--history", str(db), cwd=tmp_path)
+    assert "at 3+ players (1 match)" in text.stdout
 
 
 def test_calibrate_prints_the_anchors_with_their_intervals(tmp_path: Path) -> None:

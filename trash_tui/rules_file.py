@@ -1,7 +1,9 @@
 """Loading rules from TOML: a ``[rules]`` table with a ``preset`` key plus overrides.
 
 Errors name the key, what is allowed and, where it can be found, the line in the file.
-``check_rules_file`` finds every problem of a file (``trash rules check``);
+``check_rules_file`` finds every problem of a file (``trash rules check``, which prints
+the first ``SHOWN_PROBLEMS`` and a count), in time linear in the file: the lines of the
+keys are found in one pass, and only the first unknown key lists the known options;
 ``load_rules_file`` raises the first. ``load_rules_arg`` is what the CLI's
 ``--rules NAME|FILE`` uses.
 """
@@ -28,6 +30,8 @@ from trash_tui.toml_file import read_toml
 #: A problem of a [rules] table: the key of the table it is about (None: the table), and
 #: the message (starting ``rules.KEY:``).
 Problem = tuple[str | None, str]
+#: How many problems ``trash rules check`` prints before it counts the rest.
+SHOWN_PROBLEMS = 20
 
 
 def table_problems(table: Any) -> tuple[Rules | None, list[Problem]]:
@@ -49,9 +53,12 @@ def table_problems(table: Any) -> tuple[Rules | None, list[Problem]]:
             base = preset_rules(preset)
         except RulesError as exc:
             problems.append(("preset", str(exc)))
+    listed = False  # the known options are listed once, with the first unknown key
     for key, value in data.items():
         if key not in OPTION_NAMES:
-            problems.append((key, unknown_option_message(key, with_preset=True)))
+            problems.append((key, f"rules.{key_text(key)}: unknown option" if listed
+                             else unknown_option_message(key, with_preset=True)))
+            listed = True
             continue
         try:
             SPEC_BY_NAME[key].check(value)
@@ -79,28 +86,44 @@ def rules_from_table(table: Any) -> Rules:
 _HEADER = re.compile(r"""^\[\s*(?:rules|"rules"|'rules')\s*\]\s*(?:#.*)?$""")
 
 
-def _key_pattern(key: str, dotted: bool) -> re.Pattern[str]:
-    name = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')"""
-    if dotted:
-        name = rf"""(?:rules|"rules"|'rules')\s*\.\s*{name}"""
-    return re.compile(rf"^{name}\s*=")
+_KEY = re.compile(r"""^(?:(?P<bare>[A-Za-z0-9_-]+)|"(?P<basic>[^"\\]*)"|'(?P<literal>[^']*)')"""
+                  r"""\s*(?P<rest>[.=])""")
+_DOTTED = re.compile(r"""^(?:rules|"rules"|'rules')\s*\.\s*""")
 
 
-def _key_line(text: str, key: str) -> int | None:
-    """The line number of ``key = ...`` in the [rules] table of ``text`` (also as a dotted
-    ``rules.key = ...`` before any table header), if it can be found."""
+def _line_key(line: str) -> tuple[str, bool] | None:
+    """The key a stripped line ``key = ...`` or ``rules.key = ...`` sets, and whether it
+    was dotted under ``rules``; None for any other line."""
+    dotted = _DOTTED.match(line)
+    rest = line[dotted.end():] if dotted else line
+    match = _KEY.match(rest)
+    if match is None or match["rest"] != "=":
+        return None
+    key = match["bare"] if match["bare"] is not None else (
+        match["basic"] if match["basic"] is not None else match["literal"])
+    return key, dotted is not None
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line number of each ``key = ...`` of the [rules] table of ``text`` (also as a
+    dotted ``rules.key = ...`` before any table header), in one pass: the first line of
+    each key."""
+    lines: dict[str, int] = {}
     in_rules = False
     top_level = True
-    plain, dotted = _key_pattern(key, False), _key_pattern(key, True)
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("["):
             in_rules = bool(_HEADER.match(stripped))
             top_level = False
             continue
-        if (in_rules and plain.match(stripped)) or (top_level and dotted.match(stripped)):
-            return number
-    return None
+        found = _line_key(stripped)
+        if found is None:
+            continue
+        key, dotted = found
+        if (in_rules and not dotted) or (top_level and dotted):
+            lines.setdefault(key, number)
+    return lines
 
 
 def check_rules_file(path: str | Path) -> tuple[Rules | None, list[str]]:
@@ -113,9 +136,10 @@ def check_rules_file(path: str | Path) -> tuple[Rules | None, list[str]]:
     except RulesError as exc:
         return None, [str(exc)]
     rules, problems = table_problems(document.get("rules", {}))
+    lines = _key_lines(text) if problems else {}
     located = []
     for key, message in problems:
-        line = _key_line(text, key) if key is not None else None
+        line = lines.get(key) if key is not None else None
         where = f"{visible(path)}:{line}" if line else visible(path)
         located.append(f"{where}: {message}")
     return rules, located

@@ -9,11 +9,16 @@ stopped, for ``trash replay`` to print or check. The database is the one the app
 
 Names and games come from the database (players chose them), so they are printed with
 their control characters escaped (``visible``); a database that cannot be read is a
-one-line error.
+one-line error. A database that is not there yet is nothing played yet, not an error
+(``_open`` gives None: the commands say so and exit 0). ``--player`` takes 'local', the
+local player's own name (the settings' ``name``), an SSH player's identity or display
+name, whatever its case; an unknown one is an error that names the nearest ("did you
+mean 'Alice'?").
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import sqlite3
 import time
@@ -31,22 +36,66 @@ from trash_tui.text import visible
 MAX_ID = 2**63 - 1  # SQLite's largest row id
 
 
-def _open(history_path: Path | None) -> History:
+NOTHING_YET = "nothing has been played yet"
+
+
+def local_name() -> str:
+    """The local player's name, as the app shows it (the settings' ``name``)."""
+    from trash_tui.settings import load_settings
+
+    settings, _ = load_settings()  # a broken settings file: the defaults, as the app
+    return settings.name
+
+
+def _open(history_path: Path | None) -> History | None:
+    """The history database, or None when there is none yet (nothing played)."""
     if history_path is None:
         from trash_tui.settings import load_settings
 
         settings, _ = load_settings()  # a broken settings file: the defaults, as the app
         history_path = settings.history_path()
     if not history_path.exists():
-        raise HistoryError(f"no history database at {history_path}: nothing has been "
-                           "played yet")
+        return None
     return History(history_path)
 
 
+def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
+    """(identity, name) ``player`` means: 'local' or the local player's own name (this
+    computer's player), an SSH player's identity, or the display name of exactly one SSH
+    player (the exact spelling first, then whatever its case); a one-line HistoryError
+    naming the nearest names otherwise."""
+    mine = local_name()
+    if player == LOCAL_OWNER or player.casefold() == mine.casefold():
+        return LOCAL_OWNER, mine
+    players = history.players() if history is not None else []
+    for identity, name, *_ in players:
+        if identity == player:
+            return identity, name
+    for same in (lambda name: name == player,
+                 lambda name: name.casefold() == player.casefold()):
+        named = [(identity, name) for identity, name, *_ in players if same(name)]
+        if len(named) > 1:
+            raise HistoryError(f"{len(named)} SSH players are called '{visible(player)}': "
+                               "give one's identity (see 'trash history players')")
+        if named:
+            return named[0]
+    names = {name.casefold(): name for _, name, *_ in players} | {mine.casefold(): mine}
+    near = difflib.get_close_matches(player.casefold(), list(names), n=1, cutoff=0.6)
+    hint = f"did you mean '{visible(names[near[0]])}'? " if near else ""
+    where = history.path if history is not None else "the history (nothing played yet)"
+    raise HistoryError(f"no player '{visible(player)}' in {where}: {hint}(see 'trash "
+                       f"history players'; 'local' is this computer's player, "
+                       f"'{visible(mine)}')")
+
+
 @contextmanager
-def _reading(history: History) -> Iterator[History]:
+def _reading(history: History | None) -> Iterator[History | None]:
     """``history`` open, and closed after; a database whose rows are not what the app
-    wrote (edited, or damaged) is a HistoryError, not a traceback."""
+    wrote (edited, or damaged) is a HistoryError, not a traceback. None (no database
+    yet) is given as it is."""
+    if history is None:
+        yield None
+        return
     with history:
         try:
             yield history
@@ -57,19 +106,6 @@ def _reading(history: History) -> Iterator[History]:
                 raise
             raise HistoryError(f"history database {history.path}: cannot read it: "
                                f"{visible(exc)}") from None
-
-
-def _owner(history: History, player: str) -> str:
-    """The owner ``--player`` means: 'local', an SSH player's identity, or the display
-    name of exactly one SSH player."""
-    players = history.players()
-    if player == LOCAL_OWNER or any(identity == player for identity, *_ in players):
-        return player
-    named = [identity for identity, name, *_ in players if name == player]
-    if len(named) > 1:
-        raise HistoryError(f"{len(named)} SSH players are called '{visible(player)}': give "
-                           "one's identity (see 'trash history players')")
-    return named[0] if named else player
 
 
 def _when(seconds: float) -> str:
@@ -85,8 +121,8 @@ history_option = click.option(
     help="The history database (default: the app's).")
 player_option = click.option(
     "--player", default=LOCAL_OWNER, show_default=True, callback=check_utf8,
-    help="Whose matches: 'local' (this computer's app), or an SSH player's identity or "
-         "display name (see 'trash history players').")
+    help="Whose matches: 'local' (this computer's app; its player's name works too), or "
+         "an SSH player's identity or display name (see 'trash history players').")
 
 
 @click.group("history")
@@ -100,13 +136,15 @@ def history_group() -> None:
 def list_command(player: str, history_path: Path | None) -> None:
     """List a player's matches of both games, the latest played first."""
     with _reading(_open(history_path)) as history:
-        rows = history.matches(_owner(history, player))
+        owner, _name = resolve_owner(history, player)
+        rows = history.matches(owner) if history is not None else []
         lines = [f"{row.id:>5}  {_when(row.started):16}  "
                  f"{visible(SHORT_TITLES.get(row.game, row.game)):8}  {row.actions:>5}  "
                  f"{_outcome(row)}; {', '.join(visible(name) for name in row.names)}"
                  for row in rows]
     if not rows:
-        click.echo(f"No matches for '{visible(player)}'.")
+        click.echo(f"No matches for '{visible(player)}'"
+                   + (f": {NOTHING_YET}." if history is None else "."))
         return
     click.echo(f"{'id':>5}  {'date':16}  {'game':8}  {'moves':>5}  result, players")
     for line in lines:
@@ -118,9 +156,9 @@ def list_command(player: str, history_path: Path | None) -> None:
 def players_command(history_path: Path | None) -> None:
     """List the players who have played over SSH (their identity and chosen name)."""
     with _reading(_open(history_path)) as history:
-        players = history.players()
+        players = history.players() if history is not None else []
     if not players:
-        click.echo("No SSH players yet.")
+        click.echo("No SSH players yet" + (f": {NOTHING_YET}." if history is None else "."))
         return
     for identity, name, _, last_seen in players:
         click.echo(f"{visible(identity)}  {visible(name)}  (last seen {_when(last_seen)})")
@@ -138,10 +176,12 @@ def export_command(match_id: int, output: Path | None, player: str,
     from trash_tui.play.saving import saved_record
 
     with _reading(_open(history_path)) as history:
+        if history is None:
+            raise HistoryError(f"no match {match_id}: {NOTHING_YET}")
         if match_id > MAX_ID:
             raise HistoryError(f"no match {match_id} in {history.path}")
         row = history.get_match(match_id)
-        if row.owner != _owner(history, player):
+        if row.owner != resolve_owner(history, player)[0]:
             raise HistoryError(f"match {match_id} is not '{visible(player)}''s (see 'trash "
                                "history list --player ...')")
         record = saved_record(history, row)

@@ -83,6 +83,6 @@ def play_command(rules_arg: str | None, bots: tuple[str, ...], humans: int | Non
                    "or $TRASH_TUI_CONFIG).")
 @click.option("--seed", type=int, help="Seed of the first match (default: random).")
 def lobby_command(config: Path | None, seed: int | None) -> None:
-    """Open the app at its lobby (what plain ``trash`` does in a terminal)."""
+    """Open the app at its lobby (what plain "trash" does in a terminal)."""
     require_terminal("lobby")
     run_app(seed=seed, config=config)

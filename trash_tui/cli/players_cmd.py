@@ -13,14 +13,23 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from trash_tui.cli.history_cmd import _open, _reading, history_option
+from trash_tui.cli.history_cmd import (
+    NOTHING_YET,
+    _open,
+    _reading,
+    history_option,
+    local_name,
+    resolve_owner,
+)
 from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import GAMES, TITLES, TRASH
-from trash_tui.history import LOCAL_OWNER, History, HistoryError
+from trash_tui.history import LOCAL_OWNER, History
 from trash_tui.text import visible
 
 game_option = click.option("--game", type=click.Choice(GAMES), default=TRASH,
@@ -29,27 +38,19 @@ json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print a JSON document instead of a table.")
 
 
+@contextmanager
+def _or_empty(history: History | None) -> Iterator[History]:
+    """``history``, or an empty one in memory when nothing has been played yet (the
+    commands then show what an empty history shows: no line, no match, exit 0)."""
+    if history is not None:
+        yield history
+        return
+    with History(":memory:") as empty:
+        yield empty
+
+
 def _when(seconds: float | None) -> str:
     return "" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
-def resolve_player(history: History, player: str) -> tuple[str, str]:
-    """(identity, name) of ``player``: 'local', an SSH player's identity, or the display
-    name of exactly one SSH player; HistoryError (one line) otherwise."""
-    players = history.players()
-    if player == LOCAL_OWNER:
-        return LOCAL_OWNER, "this computer's player"
-    for identity, name, *_ in players:
-        if identity == player:
-            return identity, name
-    named = [(identity, name) for identity, name, *_ in players if name == player]
-    if len(named) > 1:
-        raise HistoryError(f"{len(named)} SSH players are called '{visible(player)}': give "
-                           "one's identity (see 'trash history players')")
-    if not named:
-        raise HistoryError(f"no player '{visible(player)}' in {history.path} (see 'trash "
-                           "history players'; 'local' is this computer's player)")
-    return named[0]
 
 
 @click.group("players")
@@ -70,14 +71,15 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
     ?, is ranked by that rating too)."""
     from trash_tui.players.board import RANKING, leaderboard
 
-    with _reading(_open(history_path)) as history:
+    with _reading(_open(history_path)) as found, _or_empty(found) as history:
         board = leaderboard(history, game, LOCAL_OWNER, bots=bots, top=top,
-                            your_name="local")
+                            your_name=local_name())
     if as_json:
         click.echo(json.dumps(board.to_dict(), indent=1))
         return
     if not board.entries:
-        click.echo(f"Nobody is rated in {TITLES[game]} yet.")
+        click.echo(f"Nobody is rated in {TITLES[game]} yet"
+                   + (f": {NOTHING_YET}." if found is None else "."))
         return
     click.echo(f"{TITLES[game]}: {board.total} rated. {RANKING}")
     click.echo(f"{'rank':>4}  {'name':<32}  {'rating':>7}  {'±':>4}  {'matches':>7}  last seen")
@@ -93,12 +95,12 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
 @json_option
 @history_option
 def stats_command(player: str, game: str, as_json: bool, history_path: Path | None) -> None:
-    """PLAYER's statistics (default: 'local', this computer's player; or an SSH player's
-    display name or key fingerprint)."""
+    """PLAYER's statistics (default: 'local', this computer's player, also called by its
+    name; or an SSH player's display name or key fingerprint)."""
     from trash_tui.players.stats import player_stats
 
-    with _reading(_open(history_path)) as history:
-        identity, name = resolve_player(history, player)
+    with _reading(_open(history_path)) as found, _or_empty(found) as history:
+        identity, name = resolve_owner(found, player)
         stats = player_stats(history, identity, game, name)
     if as_json:
         click.echo(json.dumps(stats.to_dict(), indent=1))
@@ -130,7 +132,7 @@ def stats_lines(stats: object) -> list[str]:
         lines.append(f"given up     {stats.given_up}")
     if stats.mean_place is not None:
         lines.append(f"mean place   {stats.mean_place:.2f} at 3+ players "
-                     f"({stats.matches_3plus} matches)")
+                     f"({stats.matches_3plus} match{'es' if stats.matches_3plus != 1 else ''})")
     if stats.deals_per_match is not None:
         unit = "turns per game" if stats.game != TRASH else "deals per match"
         lines.append(f"{unit:<12} {stats.deals_per_match:.1f}")
@@ -152,6 +154,9 @@ def stats_lines(stats: object) -> list[str]:
 def rebuild_command(history_path: Path | None) -> None:
     """Recompute every rating from the stored results (after new anchors, for example)."""
     with _reading(_open(history_path)) as history:
+        if history is None:
+            click.echo(f"No ratings to rebuild: {NOTHING_YET}.")
+            return
         rated = history.rebuild_ratings()
         players = {row.identity for game in GAMES for row in history.ratings(game)}
     click.echo(f"Ratings rebuilt from {rated} rated match{'es' if rated != 1 else ''}: "

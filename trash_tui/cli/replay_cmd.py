@@ -31,7 +31,7 @@ def shown_once(names: list[str]) -> list[str]:
               "difference.")
 def replay_command(file: str, check: bool) -> None:
     """Print the log of a recorded match (or of every record in a JSON Lines file);
-    Help Your Neighbor records are replayed as ``trash neighbor replay`` does.
+    Help Your Neighbor records are replayed as "trash neighbor replay" does.
 
     The whole file is replayed and checked first; a corrupt or tampered record is
     reported and nothing is printed from it."""

@@ -8,7 +8,7 @@ import tomli_w
 from trash_tui.cli.main import EXIT_ERROR
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import OPTIONS, Rules
-from trash_tui.rules_file import check_rules_file, load_rules_arg
+from trash_tui.rules_file import SHOWN_PROBLEMS, check_rules_file, load_rules_arg
 
 
 def _value_text(value: object) -> str:
@@ -73,12 +73,15 @@ def show_command(name: str, as_toml: bool) -> None:
 @rules_group.command("check")
 @click.argument("file", type=click.Path())
 def check_command(file: str) -> None:
-    """Check the [rules] table of a TOML file; exit 2 with its problems (one line each) if
-    it is wrong."""
+    """Check the [rules] table of a TOML file; exit 2 with its problems (one line each,
+    the first 20 and how many more) if it is wrong."""
     rules, problems = check_rules_file(file)
     if rules is None:
-        for problem in problems:
+        for problem in problems[:SHOWN_PROBLEMS]:
             click.echo(f"trash: error: {problem}", err=True)
+        if len(problems) > SHOWN_PROBLEMS:
+            click.echo(f"trash: error: and {len(problems) - SHOWN_PROBLEMS:,} more "
+                       f"problems ({len(problems):,} in all)", err=True)
         raise click.exceptions.Exit(EXIT_ERROR)
     preset = preset_name_of(rules)
     changed = changed_options(rules)

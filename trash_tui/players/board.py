@@ -17,6 +17,7 @@ from typing import Any
 from trash_tui.history import LOCAL_OWNER, History
 from trash_tui.players.anchors import load_anchors
 from trash_tui.players.model import PROVISIONAL_MATCHES, Rating, shown_rating
+from trash_tui.players.repair import ensure_ratings
 from trash_tui.text import clean
 
 NAME_LENGTH = 32
@@ -75,7 +76,9 @@ def leaderboard(history: History, game: str, you: str | None = None, *, bots: bo
                 players: bool = True, top: int = 20, your_name: str = "You") -> Leaderboard:
     """The leaderboard of ``game``: the rated players (with ``players``; the local
     player only at home) and, with ``bots``, the bot levels' anchors; the first ``top``
-    lines, and ``you``'s line wherever it is."""
+    lines, and ``you``'s line wherever it is. Ratings that went missing while their
+    results are kept are rebuilt first (``ensure_ratings``)."""
+    ensure_ratings(history)
     names = {identity: name for identity, name, _first, _last in history.players()}
     seen = {identity: last for identity, _name, _first, last in history.players()}
     people = [row for row in history.ratings(game)

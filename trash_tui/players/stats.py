@@ -28,6 +28,7 @@ from trash_tui.players.model import (
     shown_rating,
     wilson_interval,
 )
+from trash_tui.players.repair import ensure_ratings
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
 
@@ -133,7 +134,9 @@ def _rates(counts: dict[str, list[int]]) -> list[WinRate]:
 
 
 def player_stats(history: History, identity: str, game: str, name: str) -> PlayerStats:
-    """``identity``'s statistics in ``game`` (``name``: how to call them, cleaned)."""
+    """``identity``'s statistics in ``game`` (``name``: how to call them, cleaned);
+    ratings that went missing while their results are kept are rebuilt first."""
+    ensure_ratings(history)
     rows = [row for row in history.matches(identity, limit=MATCH_LIMIT) if row.game == game]
     given_up = sum(1 for row in rows if row.outcome == "abandoned")
     seats_at_tables = history.match_seats_of(identity)
