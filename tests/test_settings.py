@@ -424,3 +424,18 @@ def test_repository_config_comments_show_the_defaults(tmp_path: Path) -> None:
     settings, problems = load_settings(uncommented)
     assert problems == []
     assert settings == DEFAULTS
+
+
+def test_the_name_is_asked_only_when_no_name_was_chosen(tmp_path: Path) -> None:
+    """Issue 27: the first start (no file, or a good file without a name or with the old
+    placeholder "You") asks for the local player's name; a chosen name, or a file with
+    problems (it is not rewritten to save a name), does not."""
+    assert load_settings(tmp_path / "missing.toml")[0].name_chosen is False
+    for text, chosen in (('[app]\ntheme = "nord"\n', False), ('[app]\nname = "You"\n', False),
+                         ('[app]\nname = "Robin"\n', True),
+                         ('[app]\ntheme = "nord"\nbogus = 1\n', True)):
+        path = tmp_path / "config.toml"
+        path.write_text(text)
+        assert load_settings(path)[0].name_chosen is chosen, text
+    saved = save_settings(Settings(name="Robin", name_chosen=False), tmp_path / "saved.toml")
+    assert load_settings(saved)[0].name_chosen is True

@@ -111,6 +111,10 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=lambda: dict(BINDING_IDS), hash=False)
     history: Path | None = None
     name: str = DEFAULT_NAME
+    #: False when the local player has not chosen a name yet (no settings file, or one
+    #: without a name or with the placeholder ``DEFAULT_NAME``): the app asks for it on
+    #: its first start. Never saved: a saved name is a chosen one.
+    name_chosen: bool = field(default=True, compare=False)
 
     def __post_init__(self) -> None:
         seats = tuple(dict(s) if isinstance(s, Mapping) else s for s in self.seats)
@@ -484,7 +488,9 @@ class _Reader:
         seats = self.seats(rules)
         app = self.app()
         keymap = self.keymap()
-        return Settings(rules=rules, seats=seats, keymap=keymap, **app)
+        # a file with problems is not rewritten to save a name: nothing asked then
+        named = app.get("name", DEFAULT_NAME) != DEFAULT_NAME or bool(self.problems)
+        return Settings(rules=rules, seats=seats, keymap=keymap, name_chosen=named, **app)
 
     def rules(self) -> Rules:
         table = self.table("rules")
@@ -611,14 +617,15 @@ def load_settings(path: str | Path | None = None,
     Never raises on a bad file: a missing file gives the defaults and no problems; a file
     that cannot be read or parsed gives the defaults and one problem; otherwise each
     broken part (a rules table, the seat line-up, one [app] value, one key binding) takes
-    its default and adds one line ``path:LINE: key: ...`` (sorted by line). With
+    its default and adds one line ``path:LINE: key: ...`` (sorted by line). A missing file,
+    or a good one without a name, has ``name_chosen`` False (the app asks for it). With
     ``remote`` (a player over SSH) a seat naming a command, an isolated bot or a bot file
     is refused before anything is loaded (``REMOTE_REFUSAL``). Should a
     check itself fail on some content, the defaults are used and that is the one problem.
     """
     path = Path(path) if path is not None else default_settings_path()
     if not os.path.lexists(path):
-        return Settings(), []
+        return Settings(name_chosen=False), []  # the first start: the app asks the name
     try:
         text, document = read_toml(path, _FileError)
     except _FileError as exc:
