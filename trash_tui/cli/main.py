@@ -18,6 +18,7 @@ EXIT_ERROR = 2
 #: Every subcommand, imported only when it is used (``trash`` alone opens the app without
 #: importing the tournament runner, the SSH server or the simulator): name -> module, object.
 SUBCOMMANDS = {
+    "admin": ("trash_tui.cli.admin_cmd", "admin_group"),
     "bots": ("trash_tui.cli.bots_cmd", "bots_group"),
     "history": ("trash_tui.cli.history_cmd", "history_group"),
     "lobby": ("trash_tui.cli.play_cmd", "lobby_command"),

@@ -1,0 +1,204 @@
+"""``trash admin``: the operator's console of a running ``trash serve``.
+
+It talks to the server over the Unix socket in the server's data folder (``admin.sock``
+beside the history database, or the config's ``admin_socket``), readable by the server's
+own user only; nothing goes over the network. Each subcommand is one request; the
+server's answer is printed (``--json`` prints its data). No server running, a refusal
+or a bad answer is one line on stderr and exit status 2, so ``trash admin stats`` is a
+health check.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from trash_tui.text import clean
+
+
+def _socket_path(config: Path | None, socket: Path | None) -> Path:
+    if socket is not None:
+        return socket
+    from trash_tui.ssh.config import ServeError, load_server_config
+
+    try:
+        return load_server_config(config).admin_path
+    except ServeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def ask(ctx: click.Context, command: str, args: dict[str, Any] | None = None,
+        as_json: bool = False) -> None:
+    """Send ``command`` to the server and print its answer (or fail with one line)."""
+    from trash_tui.admin.console import request
+
+    path: Path = ctx.obj["socket"]
+    try:
+        reply = request(path, command, args or {})
+    except FileNotFoundError:
+        raise click.ClickException(f"no server is running with this data folder (no {path})"
+                                   ) from None
+    except ConnectionRefusedError:
+        raise click.ClickException(f"no server is running with this data folder (nothing "
+                                   f"answers on {path})") from None
+    except PermissionError:
+        raise click.ClickException(f"{path}: permission denied (run trash admin as the "
+                                   "user who runs the server)") from None
+    except TimeoutError:
+        raise click.ClickException("the server did not answer in time") from None
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"{path}: {getattr(exc, 'strerror', None) or exc}"
+                                   ) from None
+    if not reply.get("ok"):
+        raise click.ClickException(clean(reply.get("error", "refused"), 500))
+    if as_json:
+        click.echo(json.dumps(reply.get("data"), indent=2, ensure_ascii=False))
+    else:
+        for line in str(reply.get("text", "")).splitlines():
+            click.echo(clean(line))
+
+
+@click.group("admin")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
+              help="The server's TOML file (ssh-server.toml): where its data folder is.")
+@click.option("--socket", "socket_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The admin socket itself (default: admin.sock in the data folder).")
+@click.pass_context
+def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
+    """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
+    figures and backups."""
+    ctx.obj = {"socket": _socket_path(config, socket_path)}
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the data as JSON.")
+reason_option = click.option("--reason", default="", help="Why (the player is told).")
+for_option = click.option("--for", "duration", metavar="DURATION",
+                          help="How long: 90s, 30m, 1h, 7d, 2w (default: for good).")
+
+
+@admin_group.command("who")
+@json_option
+@click.pass_context
+def who(ctx: click.Context, as_json: bool) -> None:
+    """The sessions: name, key, address, since, where, CPU used."""
+    ask(ctx, "who", as_json=as_json)
+
+
+@admin_group.command("tables")
+@json_option
+@click.pass_context
+def tables(ctx: click.Context, as_json: bool) -> None:
+    """The shared tables: seats, status, spectators, age."""
+    ask(ctx, "tables", as_json=as_json)
+
+
+@admin_group.command("kick")
+@click.argument("target")
+@reason_option
+@click.pass_context
+def kick(ctx: click.Context, target: str, reason: str) -> None:
+    """End the sessions of TARGET (a name, a key or an address); the player is told why."""
+    ask(ctx, "kick", {"target": target, "reason": reason})
+
+
+@admin_group.command("ban")
+@click.argument("target")
+@for_option
+@reason_option
+@click.pass_context
+def ban(ctx: click.Context, target: str, duration: str | None, reason: str) -> None:
+    """Refuse TARGET (a key SHA256:..., an address or network, or a name) at login."""
+    ask(ctx, "ban", {"target": target, "for": duration, "reason": reason})
+
+
+@admin_group.command("unban")
+@click.argument("target")
+@click.pass_context
+def unban(ctx: click.Context, target: str) -> None:
+    """Lift the bans of TARGET."""
+    ask(ctx, "unban", {"target": target})
+
+
+@admin_group.command("bans")
+@json_option
+@click.pass_context
+def bans(ctx: click.Context, as_json: bool) -> None:
+    """The bans and mutes in force."""
+    ask(ctx, "bans", as_json=as_json)
+
+
+@admin_group.command("mute")
+@click.argument("target")
+@for_option
+@reason_option
+@click.pass_context
+def mute(ctx: click.Context, target: str, duration: str | None, reason: str) -> None:
+    """Stop TARGET's chat lines from reaching anybody (they are told)."""
+    ask(ctx, "mute", {"target": target, "for": duration, "reason": reason})
+
+
+@admin_group.command("unmute")
+@click.argument("target")
+@click.pass_context
+def unmute(ctx: click.Context, target: str) -> None:
+    """Let TARGET chat again."""
+    ask(ctx, "unmute", {"target": target})
+
+
+@admin_group.command("close")
+@click.argument("code")
+@reason_option
+@click.pass_context
+def close(ctx: click.Context, code: str, reason: str) -> None:
+    """Save and close the table CODE; its players are told why."""
+    ask(ctx, "close", {"code": code, "reason": reason})
+
+
+@admin_group.command("say")
+@click.argument("text", nargs=-1, required=True)
+@click.option("--seconds", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
+              help="How long the notice stays on the screens.")
+@click.pass_context
+def say(ctx: click.Context, text: tuple[str, ...], seconds: float) -> None:
+    """A notice to every session (e.g. the server restarts in five minutes)."""
+    ask(ctx, "say", {"text": " ".join(text), "seconds": seconds})
+
+
+@admin_group.command("motd")
+@click.argument("text", nargs=-1)
+@click.option("--clear", is_flag=True, help="No message of the day.")
+@click.pass_context
+def motd(ctx: click.Context, text: tuple[str, ...], clear: bool) -> None:
+    """Set the line shown in every lobby (no TEXT: show it)."""
+    if clear and text:
+        raise click.UsageError("give TEXT or --clear, not both")
+    ask(ctx, "motd", {"text": " ".join(text), "clear": clear})
+
+
+@admin_group.command("stats")
+@json_option
+@click.pass_context
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """The server's figures (the metrics endpoint's, as text or JSON)."""
+    ask(ctx, "stats", as_json=as_json)
+
+
+@admin_group.command("reports")
+@json_option
+@click.pass_context
+def reports(ctx: click.Context, as_json: bool) -> None:
+    """The players' reports, newest first, with the chat lines before each."""
+    ask(ctx, "reports", as_json=as_json)
+
+
+@admin_group.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def backup(ctx: click.Context, file: Path) -> None:
+    """Write a consistent copy of the history database to FILE (a new file), while the
+    server runs (SQLite's online backup)."""
+    ask(ctx, "backup", {"file": os.path.abspath(file)})
