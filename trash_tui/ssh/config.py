@@ -34,6 +34,10 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     spectators_per_table = 20     # people watching one table
     chat_per_minute = 12          # chat lines one player may send a minute
     table_empty_timeout = 600     # seconds a table with nobody connected stays open
+    admin_socket = "admin.sock"   # the admin console's socket (trash admin); default: in
+                                  # the data folder, beside the history database
+    metrics = "127.0.0.1:9464"    # a Prometheus endpoint (HOST:PORT, or PORT on 127.0.0.1);
+                                  # default: none
 
 Relative paths are relative to the file's folder; ``~`` is expanded. The default paths
 are in the user data folder (``default_data_dir()``), the history database is
@@ -65,7 +69,8 @@ TABLE = "server"
 AUTH_MODES = ("open", "allow-list")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2222
-PATH_KEYS = ("host_key", "authorized_keys", "password_file", "history", "players_dir", "log")
+PATH_KEYS = ("host_key", "authorized_keys", "password_file", "history", "players_dir", "log",
+             "admin_socket")
 #: Whole-number limits: key -> (smallest, largest allowed; 0 also allowed: "no limit").
 COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
     "max_sessions": (1, 10_000, False),
@@ -90,7 +95,9 @@ SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
     "table_empty_timeout": (10.0, 7 * 24 * 3600.0, False),
 }
 SERVER_KEYS = ("host", "port", "public_host", "public_port", "auth", *PATH_KEYS,
-               *COUNT_KEYS, *SECONDS_KEYS)
+               *COUNT_KEYS, *SECONDS_KEYS, "metrics")
+ADMIN_SOCKET = "admin.sock"  # the admin console's socket, in the data folder by default
+METRICS_HOST = "127.0.0.1"  # where the metrics endpoint listens when only a port is given
 
 
 class ServeError(ValueError):
@@ -134,7 +141,15 @@ class ServerConfig:
     spectators_per_table: int = 20
     chat_per_minute: int = 12
     table_empty_timeout: float = 600.0
+    admin_socket: Path | None = None  # None: ADMIN_SOCKET beside the history database
+    metrics: tuple[str, int] | None = None  # the Prometheus endpoint's (host, port)
     source: Path | None = None  # the file it was read from, if any
+
+    @property
+    def admin_path(self) -> Path:
+        """The admin console's socket: ``admin_socket``, else in the data folder (the
+        history database's)."""
+        return self.admin_socket or self.history.parent / ADMIN_SOCKET
 
 
 def _one_line(message: str) -> str:
@@ -216,9 +231,30 @@ class _Loader:
         for key, (shortest, longest, zero_ok) in SECONDS_KEYS.items():
             if key in table:
                 values[key] = self.seconds(key, table[key], shortest, longest, zero_ok)
+        if "metrics" in table:
+            values["metrics"] = self.metrics(table["metrics"])
         self.check_limits(values)
         self.check_auth_files(values)
         return values
+
+    def metrics(self, value: Any) -> tuple[str, int] | None:
+        """``"HOST:PORT"``, ``"[V6]:PORT"`` or ``"PORT"`` (on 127.0.0.1); "" is off."""
+        if value == "":
+            return None
+        problem = self.error("metrics", "expected \"HOST:PORT\" such as \"127.0.0.1:9464\" "
+                                        f"(or \"\": no endpoint), got {_shown(value)}")
+        if _is_int(value):
+            value = str(value)
+        if not isinstance(value, str):
+            raise problem
+        host, colon, port = value.rpartition(":")
+        if not colon:
+            host, port = METRICS_HOST, value
+        host = host.strip("[]")
+        if not port.isdigit() or not 0 <= int(port) <= 65535 or \
+                any(c.isspace() or is_unsafe(c) for c in host) or not host:
+            raise problem
+        return host, int(port)
 
     def host(self, value: Any, key: str = "host") -> str:
         if not isinstance(value, str) or not value.strip() or \

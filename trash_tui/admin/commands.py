@@ -1,0 +1,337 @@
+"""What ``trash admin`` can ask the running server, done on the server's side.
+
+``AdminCommands(server_state)`` answers one command at a time (``run``): each returns the
+text ``trash admin`` prints and the data ``--json`` prints. The SSH server's state is used
+through what it offers (its sessions, its table service, the moderation list, the metrics);
+the database is only touched on the table service's worker thread. Everything a player
+typed (names) is cleaned before it is shown; keys and addresses are the server's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from trash_tui.admin import store
+from trash_tui.admin.backup import BackupError, backup_database
+from trash_tui.admin.console import AdminError
+from trash_tui.admin.metrics import process_cpu_seconds
+from trash_tui.admin.moderation import (
+    ADDRESS,
+    BAN,
+    KEY,
+    MUTE,
+    ModerationError,
+    address_network,
+    is_key,
+    parse_duration,
+    when_text,
+)
+from trash_tui.text import clean
+
+SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
+MAX_TEXT = 300  # characters of a notice, a reason or the message of the day
+
+
+def _text(args: dict[str, Any], key: str, required: bool = False) -> str:
+    value = args.get(key)
+    if value is None or value == "":
+        if required:
+            raise AdminError(f"{key} is required")
+        return ""
+    if not isinstance(value, str):
+        raise AdminError(f"{key} is text")
+    return clean(value, MAX_TEXT).strip()
+
+
+def _ago(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 7200:
+        return f"{seconds // 60}m"
+    if seconds < 172800:
+        return f"{seconds // 3600}h"
+    return f"{seconds // 86400}d"
+
+
+def _columns(rows: list[list[str]], header: list[str]) -> str:
+    if not rows:
+        return ""
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(width)
+                       for cell, width in zip(line, widths, strict=True)).rstrip()
+             for line in [header, *rows]]
+    return "\n".join(lines)
+
+
+class AdminCommands:
+    """The console's commands on one server's state (``trash_tui.ssh.server.ServerState``)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    @property
+    def service(self) -> Any:
+        return self.state.tables
+
+    async def run(self, command: str, args: dict[str, Any]) -> tuple[str, Any]:
+        method = getattr(self, f"do_{command}", None)
+        if method is None or command.startswith("_"):
+            raise AdminError(f"no such command: {command!r}")
+        try:
+            return await method(args)
+        except ModerationError as exc:
+            raise AdminError(str(exc)) from None
+
+    async def db(self, work: Any) -> Any:
+        """Run ``work(history)`` on the table service's database thread."""
+        history = self.service._history()
+        return await self.service.run(lambda: work(history))
+
+    # --- who is on, which tables ---------------------------------------------------------
+    def sessions(self) -> list[dict[str, Any]]:
+        now = time.monotonic()
+        found = []
+        for session in self.state.sessions:
+            if session.child is None:
+                continue
+            client = self.service.client_of(session.token) if session.token else None
+            where = "booting"
+            name = ""
+            if client is not None:
+                name = client.name
+                where = self.service.where(client)
+            elif session.child.written >= 4096:
+                where = "lobby"
+            cpu = process_cpu_seconds(session.pid or 0)
+            found.append({"name": clean(name, 24), "key": session.player or "",
+                          "address": session.address, "since": round(now - session.started, 1),
+                          "where": where, "cpu": None if cpu is None else round(cpu, 2),
+                          "pid": session.pid})
+        return found
+
+    async def do_who(self, args: dict[str, Any]) -> tuple[str, Any]:
+        rows = self.sessions()
+        text = _columns([[r["name"] or "?", r["key"], r["address"], _ago(r["since"]),
+                          r["where"], "?" if r["cpu"] is None else f"{r['cpu']:.1f}s"]
+                         for r in rows], ["NAME", "KEY", "ADDRESS", "SINCE", "WHERE", "CPU"])
+        return text or "nobody is on", rows
+
+    async def do_tables(self, args: dict[str, Any]) -> tuple[str, Any]:
+        rows = self.service.admin_tables()
+        text = _columns([[r["code"], clean(r["name"], 24), r["status"], r["seats"],
+                          str(r["spectators"]), _ago(r["age"])] for r in rows],
+                        ["CODE", "NAME", "STATUS", "SEATS", "WATCHING", "AGE"])
+        return text or "no table is open", rows
+
+    # --- kick, ban, mute -------------------------------------------------------------------
+    async def identities(self, target: str) -> list[tuple[str, str]]:
+        """The (key, name) pairs ``target`` names: a key itself, or every key registered
+        (or on now) with that display name."""
+        if is_key(target):
+            name = await self.db(lambda history: history.player_name(target)) or ""
+            return [(target, name)]
+        wanted = target.casefold()
+        players = await self.db(lambda history: history.players())
+        found = {identity: name for identity, name, _, _ in players
+                 if name.casefold() == wanted}
+        for client in list(self.service.clients):
+            if client.identity and client.name.casefold() == wanted:
+                found.setdefault(client.identity, client.name)
+        return sorted(found.items())
+
+    async def do_kick(self, args: dict[str, Any]) -> tuple[str, Any]:
+        target = _text(args, "target", True)
+        reason = _text(args, "reason") or "no reason given"
+        keys = {key for key, _ in await self.identities(target)}
+        network = None if keys else address_network(target)
+        kicked = self.state.kick(lambda session: session.player in keys or (
+            network is not None and _in(session.address, network)), reason)
+        if not kicked:
+            raise AdminError(f"no session of {clean(target, 60)!r} is on")
+        return f"kicked {kicked} session{'s' if kicked != 1 else ''}", {"kicked": kicked}
+
+    async def sanction(self, action: str, args: dict[str, Any]) -> tuple[str, Any]:
+        target = _text(args, "target", True)
+        reason = _text(args, "reason")
+        spec = args.get("for")
+        until = time.time() + parse_duration(spec) if isinstance(spec, str) and spec else None
+        made = []
+        if is_key(target) or address_network(target) is None:
+            pairs = await self.identities(target)
+            if not pairs:
+                raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
+                                 "SHA256:... or an address)")
+            for key, name in pairs:
+                made.append(await self.db(lambda history, key=key, name=name: store.add_sanction(
+                    history, action, KEY, key, name, reason, until)))
+        elif action == MUTE:
+            raise AdminError("a mute is for a player (a name or a key), not an address")
+        else:
+            network = address_network(target)
+            made.append(await self.db(lambda history: store.add_sanction(
+                history, action, ADDRESS, str(network), "", reason, until)))
+        for sanction in made:
+            self.state.moderation.add(sanction)
+        if action == BAN:
+            self.state.metrics.bans.inc(len(made))
+            for sanction in made:
+                self.state.kick(lambda session, s=sanction: s.covers(session.player,
+                                                                     session.address),
+                                sanction.line())
+        else:
+            for sanction in made:
+                self.service.tell_player(sanction.target, sanction.line())
+        shown = ", ".join(f"{s.target}{f' ({clean(s.name, 24)})' if s.name else ''}"
+                          for s in made)
+        return (f"{'banned' if action == BAN else 'muted'} {shown} {when_text(until)}",
+                [s.to_dict() for s in made])
+
+    async def lift(self, action: str, args: dict[str, Any]) -> tuple[str, Any]:
+        target = _text(args, "target", True)
+        network = address_network(target)
+        lifted = self.state.moderation.lift(action, str(network) if network and
+                                            not is_key(target) else target)
+        if not lifted:
+            what = "banned" if action == BAN else "muted"
+            raise AdminError(f"{clean(target, 60)!r} is not {what}")
+        ids = [s.id for s in lifted]
+        await self.db(lambda history: store.lift_sanctions(history, ids))
+        if action == MUTE:
+            for sanction in lifted:
+                self.service.tell_player(sanction.target, "You are no longer muted.")
+        return f"lifted {len(lifted)}", [s.to_dict() for s in lifted]
+
+    async def do_ban(self, args: dict[str, Any]) -> tuple[str, Any]:
+        return await self.sanction(BAN, args)
+
+    async def do_unban(self, args: dict[str, Any]) -> tuple[str, Any]:
+        return await self.lift(BAN, args)
+
+    async def do_mute(self, args: dict[str, Any]) -> tuple[str, Any]:
+        return await self.sanction(MUTE, args)
+
+    async def do_unmute(self, args: dict[str, Any]) -> tuple[str, Any]:
+        return await self.lift(MUTE, args)
+
+    async def do_bans(self, args: dict[str, Any]) -> tuple[str, Any]:
+        rows = self.state.moderation.active()
+        text = _columns([[s.action, s.kind, s.target, clean(s.name, 24), when_text(s.until),
+                          clean(s.reason, 60)] for s in rows],
+                        ["WHAT", "BY", "TARGET", "NAME", "ENDS", "REASON"])
+        return text or "no ban or mute is in force", [s.to_dict() for s in rows]
+
+    # --- tables and notices ----------------------------------------------------------------
+    async def do_close(self, args: dict[str, Any]) -> tuple[str, Any]:
+        code = _text(args, "code", True)
+        reason = _text(args, "reason") or "the server's operator closed it"
+        if not await self.service.close_by_code(code, reason):
+            raise AdminError(f"no open table has the code {code!r}")
+        return f"closed {code.upper()}", {"code": code.upper()}
+
+    async def do_say(self, args: dict[str, Any]) -> tuple[str, Any]:
+        text = _text(args, "text", True)
+        seconds = args.get("seconds", SAY_SECONDS)
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or \
+                not 1 <= seconds <= 3600:
+            raise AdminError("seconds is a number from 1 to 3600")
+        reached = self.service.say(text, float(seconds))
+        return f"said to {reached} session{'s' if reached != 1 else ''}", {"sessions": reached}
+
+    async def do_motd(self, args: dict[str, Any]) -> tuple[str, Any]:
+        text = None if args.get("clear") else _text(args, "text")
+        if text is None and not args.get("clear"):
+            current = self.service.motd
+            return (current or "no message of the day"), {"motd": current}
+        await self.db(lambda history: store.set_setting(history, store.MOTD, text))
+        self.service.set_motd(text)
+        return ("message of the day cleared" if text is None else
+                f"message of the day: {text}"), {"motd": text}
+
+    async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
+        rows = await self.db(lambda history: store.reports(history))
+        lines = []
+        for row in rows:
+            stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["created"]))
+            lines.append(f"#{row['id']} {stamp} UTC at {row['table']}: "
+                         f"{clean(row['reporter_name'], 24)} ({row['reporter']}) reported "
+                         f"{clean(row['reported_name'], 24)} ({row['reported']}): "
+                         f"{clean(row['reason'], 200) or '(no reason)'}")
+            for line in row["chat"][-10:]:
+                if isinstance(line, dict):
+                    lines.append(f"    {clean(line.get('from', '?'), 24)}: "
+                                 f"{clean(line.get('text', ''), 200)}")
+        return "\n".join(lines) or "no reports", rows
+
+    # --- figures and backups ------------------------------------------------------------
+    def figures(self) -> dict[str, Any]:
+        """Everything ``stats`` shows (the metrics endpoint's figures, as one object)."""
+        state, metrics = self.state, self.state.metrics
+        pids = [s.pid for s in state.sessions if s.pid is not None]
+        metrics.sample_cpu(pids)
+        gauges = state.gauges()
+        return {
+            "uptime": round(time.time() - metrics.started, 1),
+            "sessions": gauges["sessions"], "tables": gauges["tables"],
+            "connections": len(state.connections),
+            "refused": metrics.refused_by_reason(),
+            "sessions_started": int(metrics.value(metrics.sessions)),
+            "moves": int(metrics.value(metrics.moves)),
+            "moves_per_second": round(metrics.moves_per_second(), 3),
+            "session_cpu_seconds": round(metrics.value(metrics.cpu), 2),
+            "history_writes": metrics.write_latency(),
+            "bans_in_force": gauges["sanctions"].get(BAN, 0),
+            "mutes_in_force": gauges["sanctions"].get(MUTE, 0),
+            "bans": int(metrics.value(metrics.bans)),
+            "kicks": int(metrics.value(metrics.kicks)),
+            "reports": int(metrics.value(metrics.reports)),
+            "errors_logged": int(metrics.value(metrics.errors)),
+            "metrics": state.metrics_address,
+        }
+
+    async def do_stats(self, args: dict[str, Any]) -> tuple[str, Any]:
+        f = self.figures()
+
+        def counts(values: dict[str, int]) -> str:
+            return ", ".join(f"{k} {v}" for k, v in sorted(values.items())) or "none"
+
+        lines = [
+            f"up {_ago(f['uptime'])}; {sum(f['sessions'].values())} sessions "
+            f"({counts(f['sessions'])}); {f['connections']} connections",
+            f"tables: {counts(f['tables'])}",
+            f"moves: {f['moves']} ({f['moves_per_second']:.2f}/s over the last minute)",
+            f"sessions started: {f['sessions_started']}; their CPU: "
+            f"{f['session_cpu_seconds']:.1f} s",
+            f"history writes: {f['history_writes']['count']} (mean "
+            f"{f['history_writes']['mean_ms']} ms)",
+            f"refused: {counts(f['refused'])}",
+            f"bans in force {f['bans_in_force']}, mutes {f['mutes_in_force']}; bans made "
+            f"{f['bans']}, kicks {f['kicks']}, reports {f['reports']}; errors logged "
+            f"{f['errors_logged']}",
+        ]
+        if f["metrics"]:
+            lines.append(f"metrics: http://{f['metrics']}/metrics")
+        return "\n".join(lines), f
+
+    async def do_backup(self, args: dict[str, Any]) -> tuple[str, Any]:
+        target = args.get("file")
+        if not isinstance(target, str) or not target or "\0" in target:
+            raise AdminError("file is the path of the new backup")
+        path = Path(target)
+        if not path.is_absolute():
+            raise AdminError("file must be an absolute path (trash admin makes it one)")
+        try:
+            info = await asyncio.to_thread(backup_database, self.state.config.history, path)
+        except BackupError as exc:
+            raise AdminError(str(exc)) from None
+        return (f"backed up {info['matches']} matches, {info['actions']} moves "
+                f"({info['bytes']} bytes, {info['seconds']} s) to {info['file']}", info)
+
+
+def _in(address: str, network: Any) -> bool:
+    host = address_network(address)
+    return host is not None and host.version == network.version and \
+        host.network_address in network

@@ -1,0 +1,212 @@
+"""The admin console's socket: a Unix socket in the server's data folder, for the server's
+own user only, bounded in every way a stranger could use it.
+
+- The socket is made with mode 0600 (umask set while it is bound), and every connection's
+  peer is checked with ``SO_PEERCRED``: a process of another user is refused with one
+  line, whatever the file's mode.
+- One request per connection: one JSON line ``{"command": NAME, "args": {...}}`` of at
+  most ``MAX_REQUEST`` bytes, sent within ``REQUEST_TIMEOUT`` s; the answer is one JSON
+  line ``{"ok": true, "text": ..., "data": ...}`` or ``{"ok": false, "error": ONE LINE}``.
+  Garbage, a line too long or too slow gets the one-line error and the connection closes;
+  the server is not disturbed.
+- At most ``MAX_CONNECTIONS`` connections at once (more are told so and closed), and a
+  command has ``COMMAND_TIMEOUT`` s.
+
+A path too long for a socket address (108 bytes) is bound and reached through the
+folder's descriptor (``/proc/self/fd/N/NAME``, Linux).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import struct
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from trash_tui.text import clean, visible
+
+SOCKET_NAME = "admin.sock"
+MAX_REQUEST = 16 * 1024
+MAX_CONNECTIONS = 8
+REQUEST_TIMEOUT = 5.0
+COMMAND_TIMEOUT = 600.0
+MAX_PATH = 100  # longer socket paths go through the folder's descriptor
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[tuple[str, Any]]]
+
+
+class AdminError(ValueError):
+    """A command that cannot be done; one line saying why (sent to ``trash admin``)."""
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    try:
+        data = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return None
+    _pid, uid, _gid = struct.unpack("3i", data)
+    return uid
+
+
+@contextlib.contextmanager
+def reachable(path: Path) -> Iterator[str]:
+    """An address for the socket ``path``: itself, or through its folder's descriptor when
+    it is too long for a socket address."""
+    if len(os.fsencode(str(path))) <= MAX_PATH:
+        yield str(path)
+        return
+    fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        yield f"/proc/self/fd/{fd}/{path.name}"
+    finally:
+        os.close(fd)
+
+
+def answer(ok: bool, text: str = "", data: Any = None, error: str = "") -> bytes:
+    message: dict[str, Any] = {"ok": ok}
+    if ok:
+        message.update({"text": text, "data": data})
+    else:
+        message["error"] = " ".join(error.split())[:500]
+    return json.dumps(message, ensure_ascii=False).encode() + b"\n"
+
+
+class AdminConsole:
+    """The listening socket: ``await start()``, ``await stop()``."""
+
+    def __init__(self, path: Path, handler: Handler, report: Callable[[str, str], None]
+                 ) -> None:
+        self.path = path
+        self.handler = handler
+        self.report = report
+        self.allowed_uid = os.geteuid()  # only the server's own user
+        self.server: asyncio.AbstractServer | None = None
+        self.open = 0  # connections now
+        self.refused = 0  # connections refused (other user, too many, garbage)
+
+    async def start(self) -> None:
+        """Listen; OSError if the folder cannot hold the socket, RuntimeError if another
+        server answers on it."""
+        if self.path.exists() or self.path.is_symlink():
+            if await self._answers():
+                raise RuntimeError(f"{self.path}: another server is running with this data "
+                                   "folder")
+            self.path.unlink()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        mask = os.umask(0o177)
+        try:
+            with reachable(self.path) as address:
+                self.server = await asyncio.start_unix_server(self.accept, path=address,
+                                                              limit=MAX_REQUEST)
+        finally:
+            os.umask(mask)
+        os.chmod(self.path, 0o600)
+
+    async def _answers(self) -> bool:
+        try:
+            with reachable(self.path) as address:
+                _, writer = await asyncio.wait_for(asyncio.open_unix_connection(address), 2.0)
+        except (OSError, TimeoutError):
+            return False
+        writer.close()
+        return True
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                     ) -> None:
+        self.open += 1
+        try:
+            reply = await self._serve(reader, writer)
+            writer.write(reply)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.drain(), REQUEST_TIMEOUT)
+        except Exception as exc:  # the console never takes the server down
+            self.report(f"admin: a request failed: {type(exc).__name__}: {exc}", "")
+        finally:
+            self.open -= 1
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                     ) -> bytes:
+        sock = writer.get_extra_info("socket")
+        uid = peer_uid(sock) if sock is not None else None
+        if uid is None or uid != self.allowed_uid:
+            self.refused += 1
+            self.report(f"admin: refused a connection from user {uid}", "")
+            return answer(False, error="refused: the admin console is for the user who runs "
+                                       "the server")
+        if self.open > MAX_CONNECTIONS:
+            self.refused += 1
+            return answer(False, error="the admin console is busy: try again")
+        try:
+            line = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
+        except TimeoutError:
+            self.refused += 1
+            return answer(False, error=f"no request within {REQUEST_TIMEOUT:g} s")
+        except (ValueError, asyncio.LimitOverrunError):
+            self.refused += 1
+            return answer(False, error=f"a request is one line of at most {MAX_REQUEST} bytes")
+        except (ConnectionError, OSError):
+            return b""
+        command, args = parse_request(line)
+        if command is None:
+            self.refused += 1
+            return answer(False, error=f"not a request: {visible(args, 80)}")
+        try:
+            text, data = await asyncio.wait_for(self.handler(command, args), COMMAND_TIMEOUT)
+        except AdminError as exc:
+            return answer(False, error=str(exc))
+        except TimeoutError:
+            return answer(False, error=f"the command took more than {COMMAND_TIMEOUT:g} s")
+        return answer(True, text, data)
+
+
+def parse_request(line: bytes) -> tuple[str | None, Any]:
+    """(command, args) of a request line, or (None, what was wrong)."""
+    if not line.endswith(b"\n"):
+        return None, "a request is one JSON line"
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None, line[:60].decode("utf-8", "replace")
+    if not isinstance(message, dict) or not isinstance(message.get("command"), str):
+        return None, "expected {\"command\": NAME, \"args\": {...}}"
+    args = message.get("args", {})
+    if not isinstance(args, dict):
+        return None, "args is an object"
+    return clean(message["command"], 40), args
+
+
+def request(path: Path, command: str, args: dict[str, Any] | None = None,
+            timeout: float = COMMAND_TIMEOUT) -> dict[str, Any]:
+    """Send one request to the console at ``path`` (blocking); the answer. OSError when
+    nothing answers there, ValueError when the answer is not one."""
+    with reachable(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(address)
+        sock.sendall(json.dumps({"command": command, "args": args or {}}).encode() + b"\n")
+        data = bytearray()
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) > 64 * 1024 * 1024:
+                raise ValueError("the answer is too long")
+    reply = json.loads(bytes(data)) if data else None
+    if not isinstance(reply, dict) or "ok" not in reply:
+        raise ValueError("the server gave no answer")
+    return reply
