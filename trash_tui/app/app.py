@@ -4,7 +4,8 @@
 rules, seats, seed, animation, theme), so tests get a deterministic app and the command
 line gets the user's. The lobby is the base screen; every other screen (board, history,
 settings, tournaments, rules help) is pushed on top of it and imported only when opened,
-so the lobby appears quickly. A new SSH player's name prompt is pushed over the lobby,
+so the lobby appears quickly. A new SSH player's name prompt (at home: the first start's,
+when the settings file has no name yet) is pushed over the lobby,
 which is built under it: whatever screen comes after the name (the lobby, or a table
 joined by its code) is an ordinary screen that owns its keys from its first frame.
 """
@@ -35,7 +36,12 @@ from bots.base import BotError
 from trash_tui.app.lean_strips import share as share_lean_strips
 from trash_tui.app.parsed_css import share as share_parsed_css
 from trash_tui.app.screens.lobby import LobbyScreen
-from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen
+from trash_tui.app.screens.remote import (
+    IDLE_EXIT_STATUS,
+    GoodbyeScreen,
+    LocalNameScreen,
+    NameScreen,
+)
 from trash_tui.app.screens.too_small import check_size
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
@@ -50,7 +56,7 @@ if TYPE_CHECKING:
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
 #: sessions share the CPU equally, and a player who is just connecting goes first.
 REMOTE_NICENESS = 19
-NAME_PROMPT = "name-prompt"  # the new SSH player's name prompt, installed until it is done
+NAME_PROMPT = "name-prompt"  # a new player's name prompt, installed until it is done
 
 
 class TrashApp(App[None]):
@@ -127,10 +133,10 @@ class TrashApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_keymap(self.settings.remapped_keys())
-        if self.remote and self.registered_name() is None:
-            # a new key: the name prompt first (cheap to draw); the lobby is built under it
-            # once the prompt is on the screen
-            prompt = NameScreen(self.settings.name)
+        prompt = self.name_prompt()
+        if prompt is not None:
+            # a new key (or the first start at home): the name prompt first (cheap to
+            # draw); the lobby is built under it once the prompt is on the screen
             self.install_screen(prompt, NAME_PROMPT)
             self.push_screen(prompt, callback=self.set_player_name)
             self.call_after_refresh(self.build_lobby_under, prompt)
@@ -139,7 +145,7 @@ class TrashApp(App[None]):
         for problem in self.problems:
             self.notify(problem, title="Settings problem: using the default",
                         severity="warning", timeout=12, markup=False)  # text from the file
-        if self.play_now:
+        if self.play_now and prompt is None:  # (else once the name is chosen)
             self.start_match(self.rules, self.seats)
         if self.remote:
             self.welcome_remote_player()
@@ -224,6 +230,13 @@ class TrashApp(App[None]):
         with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
             group.write(str(REMOTE_NICENESS))
 
+    def name_prompt(self) -> NameScreen | None:
+        """The name prompt of a new SSH player, or at home of the first start (a settings
+        file with no name yet); None when the name is known."""
+        if self.remote:
+            return NameScreen(self.settings.name) if self.registered_name() is None else None
+        return None if self.settings.name_chosen else LocalNameScreen(self.settings.name)
+
     def registered_name(self) -> str | None:
         """The display name registered for this player's key, or None (a new key)."""
         history = self.history
@@ -246,6 +259,9 @@ class TrashApp(App[None]):
         self.call_later(self.uninstall_screen, NAME_PROMPT)
         if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
             self.push_screen(LobbyScreen())
+        if not self.remote:
+            self.set_local_name(name)
+            return
         if not name:
             return
         self.settings = replace(self.settings, name=name)
@@ -255,6 +271,29 @@ class TrashApp(App[None]):
         if self.settings_path is not None:
             with contextlib.suppress(OSError, SettingsError):
                 save_settings(self.settings, self.settings_path)
+
+    def set_local_name(self, name: str | None) -> None:
+        """At home: use the name chosen on the first start and save it in the settings
+        file (only the name: options given on the command line stay this run's); then the
+        match ``trash play`` asked for. No name (esc): asked again at the next start."""
+        from trash_tui.settings import default_settings_path, load_settings
+
+        if name:
+            self.settings = replace(self.settings, name=name, name_chosen=True)
+            for screen in self.screen_stack:
+                if isinstance(screen, LobbyScreen):
+                    screen.call_after_refresh(screen.show_suggestion)
+            path = self.settings_path or default_settings_path()
+            saved, problems = load_settings(path)
+            try:
+                if problems:
+                    raise SettingsError("; ".join(problems))
+                save_settings(replace(saved, name=name), path)
+            except (OSError, SettingsError) as exc:
+                self.notify(f"Your name is used now but could not be saved: {exc}",
+                            severity="warning", markup=False)
+        if self.play_now:
+            self.start_match(self.rules, self.seats)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |

@@ -1,7 +1,8 @@
 """Screens for players who come in over SSH: choosing a display name, and goodbye.
 
-``NameScreen`` asks a new player (a key seen for the first time) for the name shown at
-the table, over the lobby (built under it meanwhile); it dismisses with the name. Enter
+``NameScreen`` asks a new player (a key seen for the first time, or at home the first
+start: a settings file with no name yet, ``local``) for the name shown at the table, over
+the lobby (built under it meanwhile); it dismisses with the name. Enter
 shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
 reaches it (``sitting``): a second Enter never bubbles up to the screen that comes next
 (the lobby, or a table joined by its code), which owns its keys from its first frame.
@@ -29,11 +30,18 @@ NAME_MAX_LENGTH = 24
 IDLE_EXIT_STATUS = 3
 
 
-def name_problem(name: str) -> str | None:
-    """What is wrong with a display name, or None."""
+#: What the app calls the local player before they choose a name: not a name to choose.
+PLACEHOLDER_NAME = "You"
+
+
+def name_problem(name: str, local: bool = False) -> str | None:
+    """What is wrong with a display name, or None (``local``: the player at home, who
+    cannot choose the placeholder the app used before they had a name)."""
     cleaned = name.strip()
     if not cleaned:
         return "Type a name (it is shown at the table)."
+    if local and cleaned.casefold() == PLACEHOLDER_NAME.casefold():
+        return "Choose a name of your own: the bots and the history call you by it."
     if len(cleaned) > NAME_MAX_LENGTH:
         return f"At most {NAME_MAX_LENGTH} characters."
     if not cleaned.isprintable():
@@ -41,7 +49,7 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-class NameScreen(ModalScreen[str]):
+class NameScreen(ModalScreen[str | None]):
     """Welcome: the player chooses the name shown at the table."""
 
     DEFAULT_CSS = """
@@ -58,16 +66,19 @@ class NameScreen(ModalScreen[str]):
         Binding("escape", "keep", "Keep this name", id="keep-name"),
     ]
 
-    def __init__(self, suggestion: str) -> None:
+    def __init__(self, suggestion: str, local: bool = False) -> None:
         super().__init__()
-        self.suggestion = suggestion
+        self.local = local  # at home: the first start, not a new key over SSH
+        self.suggestion = "" if local and suggestion == PLACEHOLDER_NAME else suggestion
         self.sitting = False  # the name was taken: the lobby is coming
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
             yield Label("Welcome to Trash!", id="name-title")
-            yield Static("Your key is new here. Choose the name the table shows for you "
-                         "(you can change it later in Settings).")
+            yield Static(("What is your name? The table, the history and the leaderboard "
+                          "show it (you can change it later in Settings).") if self.local
+                         else ("Your key is new here. Choose the name the table shows for "
+                               "you (you can change it later in Settings)."))
             # (a name pasted with ctrl+u before it, in one packet, is kept)
             yield EagerInput(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
             yield Static("", id="name-problem")
@@ -91,6 +102,9 @@ class NameScreen(ModalScreen[str]):
         self.choose()
 
     def action_keep(self) -> None:
+        if self.local and not (self.query_one(Input).value.strip() or self.suggestion):
+            self.dismiss(None)  # at home: asked again at the next start
+            return
         self.query_one(Input).value = self.query_one(Input).value or self.suggestion
         self.choose()
 
@@ -98,7 +112,7 @@ class NameScreen(ModalScreen[str]):
         if self.sitting:  # a repeated Enter while the lobby comes up
             return
         name = self.query_one(Input).value
-        problem = name_problem(name)
+        problem = name_problem(name, self.local)
         said = self.query_one("#name-problem", Static)
         if problem:
             said.update(f"✗ {problem}")
@@ -117,6 +131,17 @@ class NameScreen(ModalScreen[str]):
         """Leave with the name (not awaited here: a screen cannot wait for its own
         dismissal)."""
         self.dismiss(name)
+
+
+class LocalNameScreen(NameScreen):
+    """At home, the first start: the player's name, or esc to be asked next time."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "keep", "Not now", id="keep-name"),
+    ]
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__(suggestion, local=True)
 
 
 class GoodbyeScreen(ModalScreen[None]):
