@@ -54,8 +54,11 @@ if TYPE_CHECKING:
     from trash_tui.play.neighbor_controller import NeighborController
 
 #: An SSH session's step back in the CPU queue once its first screen is up: all playing
-#: sessions share the CPU equally, and a player who is just connecting goes first.
-REMOTE_NICENESS = 19
+#: sessions share the CPU equally, and a player who is just connecting goes first (three
+#: times the share of one playing). Not more: at nice 19 a session gets 1.5% of a
+#: processor that any ordinary busy process wants (a tournament on the same machine), and
+#: its keys went unanswered for more than 15 s (3 of 3 tries; 0 of 4 at nice 5).
+REMOTE_NICENESS = 5
 NAME_PROMPT = "name-prompt"  # a new player's name prompt, installed until it is done
 
 
