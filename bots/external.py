@@ -5,8 +5,12 @@ bot isolated behind the same protocol (``isolate = true``).
 hooks and ``choose`` become protocol messages. A spec names it::
 
     { name = "mybot", command = ["./mybot", "--depth", "3"], cwd = "bots", env = { X = "1" },
-      restart = "never", cpu_limit = 600, memory_limit = 1024, depth = 3 }
-    { bot = "my_bot.py", isolate = true, forget = 0.5 }
+      restart = "never", cpu_limit = 600, memory_limit = 1024, sandbox = true, depth = 3 }
+    { bot = "my_bot.py", isolate = true, sandbox = true, forget = 0.5 }
+
+``sandbox = true`` (or a table of the sandbox's limits, ``bots/sandbox.py``) runs the
+process in bubblewrap; a machine where the sandbox cannot run makes the spec an error
+(one line: what to install, or ``sandbox = false``), never a bot that runs unprotected.
 
 Keys besides these (and ``seed``) are the bot's parameters, sent in ``hello``. With
 ``restart = "never"`` (the default) a process is kept alive across the matches of one
@@ -23,6 +27,7 @@ import atexit
 import math
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +38,7 @@ from bots.base import Bot, BotError
 from bots.process import (
     DEFAULT_CPU_LIMIT,
     DEFAULT_MEMORY_LIMIT,
+    QUIT_GRACE,
     BotLog,
     BotProcess,
     Limits,
@@ -40,11 +46,14 @@ from bots.process import (
     kill_all,
 )
 from bots.protocol import BotProtocolError
+from bots.sandbox import Sandbox, read_sandbox
+from bots.sandbox import problem as sandbox_problem
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.rules import Rules
 
-EXTERNAL_KEYS = ("command", "cwd", "env", "isolate", "restart", "cpu_limit", "memory_limit")
+EXTERNAL_KEYS = ("command", "cwd", "env", "isolate", "restart", "cpu_limit", "memory_limit",
+                 "sandbox")
 RESTARTS = ("never", "per-match")
 HELLO_TIMEOUT = 10.0  # seconds a bot has to start and answer hello
 NOTE_TIMEOUT = 5.0  # seconds to take a message or to answer match_end
@@ -69,9 +78,12 @@ class Launch:
     cwd: str
     env: tuple[tuple[str, str], ...] = ()
     limits: Limits = field(default_factory=Limits)
+    sandbox: Sandbox | None = None
+    python: bool = False  # an isolated Python bot (the sandbox lets it read its interpreter)
 
     def start(self) -> BotProcess:
-        return BotProcess(self.command, self.cwd, bot_environment(dict(self.env)), self.limits)
+        return BotProcess(self.command, self.cwd, bot_environment(dict(self.env)), self.limits,
+                          self.sandbox, self.python)
 
 
 def isolated_command(reference: str) -> list[str]:
@@ -110,7 +122,8 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
         if not isinstance(reference, str) or not reference:
             raise BotError(f"{where}: say which Python bot to isolate with bot = \"...\"")
         argv = isolated_command(reference)
-        extra_env = {"PYTHONPATH": str(PROJECT_ROOT), "PYTHONHASHSEED": "0"}
+        extra_env = {"PYTHONPATH": str(PROJECT_ROOT), "PYTHONHASHSEED": "0",
+                     "PYTHONDONTWRITEBYTECODE": "1"}
     cwd = table.get("cwd", os.getcwd())
     if not isinstance(cwd, str) or not cwd:
         raise BotError(f"{where}: cwd must be the path of a folder, got {cwd!r}")
@@ -134,6 +147,14 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
             and 16 <= memory <= 1 << 20):
         raise BotError(f"{where}: memory_limit must be an integer of MiB from 16 to 1048576, "
                        f"got {memory!r}")
+    try:
+        sandbox = read_sandbox(table.get("sandbox"), where)
+    except ValueError as exc:
+        raise BotError(str(exc)) from None
+    if sandbox is not None:
+        problem = sandbox_problem()
+        if problem is not None:
+            raise BotError(f"{where}: sandbox must be false on this machine: {problem}")
     params = {key: value for key, value in table.items()
               if key not in (*EXTERNAL_KEYS, "name", "bot", "seed")}
     try:
@@ -141,8 +162,9 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
     except (TypeError, ValueError):
         raise BotError(f"{where}: parameters must be numbers, strings, booleans, lists or "
                        f"tables, got {params!r}") from None
+    files = sandbox.files if sandbox is not None else Limits.files
     launch = Launch(tuple(argv), str(cwd), tuple(sorted({**extra_env, **env}.items())),
-                    Limits(float(cpu), memory))
+                    Limits(float(cpu), memory, files), sandbox, command is None)
     return label, launch, restart, params
 
 
@@ -167,11 +189,15 @@ def _keep(launch: Launch, process: BotProcess) -> None:
 
 
 def close_idle() -> None:
-    """End every kept process that no match is using (the end of a run)."""
-    for kept in list(_idle.values()):
-        while kept:
-            kept.pop().quit()
+    """End every kept process that no match is using (the end of a run): each is told
+    ``quit`` and they all share one grace period (``QUIT_GRACE``) to exit."""
+    processes = [process for kept in _idle.values() for process in kept]
     _idle.clear()
+    for process in processes:
+        process.say_quit()
+    deadline = time.monotonic() + QUIT_GRACE
+    for process in processes:
+        process.quit(max(0.0, deadline - time.monotonic()))
 
 
 def _at_exit() -> None:
@@ -226,6 +252,8 @@ class ExternalBot(Bot):
 
     def describe(self) -> str:
         kind = "isolated" if self.isolated else "command"
+        if self.launch.sandbox is not None:
+            kind += ", sandboxed"
         return f"{self.name}({kind}, seed={self.seed})"
 
     # --- the runner's side -------------------------------------------------------------------

@@ -4,13 +4,20 @@ no descriptors but its pipes, spoken to with deadlines, killed with its whole gr
 - **Group**: each bot leads a new session (``start_new_session``), so its process group is
   its own; whatever it starts stays in that group unless it leaves it on purpose, and is
   killed with it (``killpg(SIGKILL)``).
-- **Limits**: CPU seconds (RLIMIT_CPU: SIGXCPU at the limit, SIGKILL a second later) and
-  address space (RLIMIT_AS) are set in the child before it runs the command; no core
-  files. The hard limits equal the soft ones, so a bot cannot raise them again.
+- **Limits**: CPU seconds (RLIMIT_CPU: the soft limit N sends SIGXCPU, the hard limit N+1
+  SIGKILL), address space (RLIMIT_AS, hard = soft) and open files (RLIMIT_NOFILE, hard =
+  soft) are set in the child before it runs the command; no core files. A process cannot
+  raise a hard limit, so a bot cannot undo them.
+- **Sandbox** (``sandbox``, ``bots/sandbox.py``): the command runs inside bubblewrap, with
+  its own PID, user and network namespaces, a read-only view of its folder and program,
+  a private /tmp and a process limit. The bot's process is then bwrap's: killing it ends
+  the whole sandbox, whatever the bot started.
 - **Descriptors**: standard input and output are the protocol's pipes; standard error is
   a third pipe the runner reads into the bot's log (``BotLog``, bounded) and a tail kept in
   memory. Everything else is closed (``close_fds``). The environment is a few harmless
   variables (PATH, HOME, LANG, ...) plus what the bot's spec sets.
+- **The runner** turns ``PR_SET_DUMPABLE`` off before its first bot starts
+  (``sandbox.protect_runner``): no process of the same user reads its memory or environ.
 - **No orphans, no zombies**: rather than ``PR_SET_PDEATHSIG`` (Linux only, fired when the
   *thread* that started the child exits, and only for that one child, not its group), every
   runner process has one reaper (``bots/reaper.py``) holding a pipe from it. Each bot's
@@ -35,12 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.protocol import EXIT, MALFORMED, MAX_LINE, QUIT, BotProtocolError, BotSilent
+from bots.sandbox import Sandbox, SandboxError, protect_runner, sandbox_command
 from trash_tui.text import visible
 
 REAPER = Path(__file__).with_name("reaper.py")
 PASSED_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ")
 DEFAULT_CPU_LIMIT = 600.0  # seconds of CPU for one bot process
 DEFAULT_MEMORY_LIMIT = 1024  # MiB of address space
+DEFAULT_FILE_LIMIT = 256  # open files
+QUIT_GRACE = 0.5  # seconds a bot has to exit by itself after quit
 STDERR_TAIL = 4096  # bytes of standard error kept in memory
 LOG_LIMIT = 1 << 20  # bytes a bot's log file may grow to
 _READ = select.POLLIN | select.POLLHUP | select.POLLERR
@@ -52,12 +62,14 @@ class Limits:
 
     cpu_seconds: float = DEFAULT_CPU_LIMIT
     memory_mb: int = DEFAULT_MEMORY_LIMIT
+    files: int = DEFAULT_FILE_LIMIT
 
     def apply(self) -> None:
         """Set the limits on this process (run in the child, before the command starts)."""
         cpu = max(1, int(self.cpu_seconds + 0.999))
         _set_limit(resource.RLIMIT_CPU, cpu, cpu + 1)
         _set_limit(resource.RLIMIT_AS, self.memory_mb << 20, self.memory_mb << 20)
+        _set_limit(resource.RLIMIT_NOFILE, self.files, self.files)
         _set_limit(resource.RLIMIT_CORE, 0, 0)
 
 
@@ -172,22 +184,40 @@ class BotProcess:
     live: set[BotProcess] = set()  # noqa: RUF012 - every bot process of this runner
 
     def __init__(self, command: Sequence[str], cwd: str | Path, env: Mapping[str, str],
-                 limits: Limits) -> None:
+                 limits: Limits, sandbox: Sandbox | None = None, python: bool = False
+                 ) -> None:
         self.command = list(command)
         self.limits = limits
+        self.sandbox = sandbox
         self.log: BotLog | None = None
         self.stderr_tail = bytearray()
         self.buffer = bytearray()
         self.killed = False
+        protect_runner()
         watcher = reaper()
+        argv, where, environment, keep = self.command, str(cwd), dict(env), ()
+        prepared = None
+        if sandbox is not None:
+            prepared = sandbox_command(self.command, str(cwd), environment, sandbox, python)
+            argv, where, keep = prepared.argv, "/", prepared.pass_fds
+            environment = {"PATH": environment.get("PATH", "/usr/bin:/bin")}
         try:
             self.popen = subprocess.Popen(
-                self.command, cwd=cwd, env=dict(env), stdin=subprocess.PIPE,
+                argv, cwd=where, env=environment, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True,
-                start_new_session=True, preexec_fn=limits.apply, bufsize=0)
+                pass_fds=keep, start_new_session=True, preexec_fn=limits.apply, bufsize=0)
         except OSError as exc:
-            raise BotProtocolError(EXIT, f"cannot start {self.command[0]!r}: "
+            if prepared is not None:
+                prepared.close()
+            raise BotProtocolError(EXIT, f"cannot start {argv[0]!r}: "
                                          f"{exc.strerror or exc}") from None
+        if prepared is not None:
+            try:
+                prepared.started(self.popen.pid)
+            except SandboxError as exc:
+                self.popen.kill()
+                self.popen.wait()
+                raise BotProtocolError(EXIT, str(exc)) from None
         self.pid = self.pgid = self.popen.pid
         watcher.tell(f"+{self.pgid}\n")
         self.reaper = watcher
@@ -355,12 +385,23 @@ class BotProcess:
             self.reaper.tell(f"-{self.pgid}\n")
         BotProcess.live.discard(self)
 
-    def quit(self) -> None:
-        """Say ``quit`` (the bot may exit on its own), then kill the group."""
+    def quit(self, grace: float = QUIT_GRACE) -> None:
+        """Say ``quit`` and give the bot ``grace`` seconds to exit by itself, then kill
+        the group."""
+        if not self.killed:
+            self.say_quit()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=grace)
+        self.kill()
+
+    def say_quit(self) -> None:
+        """Send ``quit`` (and close the bot's input); the caller kills it later."""
         if not self.killed:
             with contextlib.suppress(BotProtocolError, OSError):
                 self.send(QUIT, 0.05)
-        self.kill()
+            if self.popen.stdin is not None:  # end of input: a bot reading it stops too
+                with contextlib.suppress(OSError):
+                    self.popen.stdin.close()
 
     def forget(self) -> None:
         """In a forked child: drop this (the parent's) bot without touching it."""

@@ -1,0 +1,425 @@
+"""The sandbox a stranger's bot runs in (``sandbox = true``): bubblewrap (``bwrap``, the
+Debian package ``bubblewrap``, Flatpak's sandbox) around the bot's command.
+
+What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
+
+- **Its own namespaces**: PID (it sees and can signal only its own processes; when its
+  main process ends, the kernel kills everything it started, even what left its session
+  or double-forked), user (an unprivileged uid, 65534, inside), network (no interface but
+  a loopback that leads nowhere), IPC, UTS and cgroup.
+- **A read-only view of what it needs**: the system's programs and libraries (``/usr``
+  and the links to it), a few files of ``/etc`` (the dynamic linker's cache, the
+  ``alternatives`` links), its own folder (``cwd``) and its program's folder (for a
+  program in a ``bin`` folder, the folder above it too, where its libraries are), an
+  isolated Python bot's interpreter and the project's ``bots`` and ``trash_tui`` packages,
+  and any ``read_only`` path the tournament lists. The tournament file, the run's folder
+  and the history database are covered (an empty file, an empty folder) wherever they
+  fall inside that view. ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of
+  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there); ``/dev`` a minimal one.
+- **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
+  open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
+  (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
+  The process limit is set inside the sandbox (``prlimit``): set outside, the kernel
+  would count every process of the runner's user against it.
+
+The kernel does not apply ``RLIMIT_NPROC`` to processes of the real root user, and a
+user namespace made by root maps the sandbox's uid to root. So when the runner is root
+(CI, a container), bwrap is started with ``--userns-block-fd`` and this module writes the
+namespace's uid and gid maps itself (root may map any uid): root inside stays root
+outside for bwrap's own set-up (it binds folders root alone may enter), and uid 65534
+inside is an unused uid outside (``2000000000`` and up, one per bot process); bwrap keeps
+``CAP_SETUID``/``CAP_SETGID`` for ``setpriv``, which drops to 65534 with no capability
+left and ``no_new_privs`` before the bot's command starts. The bot then reads only what
+every user may read (``chmod o+rX`` a bot's folder if it is private). An ordinary user's
+runner lets bwrap map 65534 to itself (``--unshare-user --uid 65534``).
+
+``problem()`` says in one line why the sandbox cannot run here (bwrap missing, the
+kernel refusing user namespaces), ``None`` if it works; it is checked once per process
+with a real sandbox that runs ``true``.
+
+``protect_runner()`` turns ``PR_SET_DUMPABLE`` off in the runner (Linux): no other
+process of the same user can attach to it or read its memory (``/proc/PID/mem``,
+``environ``). Every process that starts bot processes calls it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import itertools
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BWRAP = "bwrap"
+SANDBOX_UID = 65534  # "nobody" inside the sandbox
+OUTSIDE_UID_BASE = 2_000_000_000  # a root runner's bots run as these uids outside
+DEFAULT_PROCESSES = 64
+DEFAULT_FILES = 256
+DEFAULT_TMP_MB = 64
+LIMITS = {"processes": (1, 4096), "files": (16, 65536), "tmp_mb": (1, 65536)}
+SETUP_TIMEOUT = 10.0  # seconds for bwrap to make the namespaces (a root runner's maps)
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+#: The system's programs and libraries, bound read-only (a link is made again as a link).
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: What of /etc a program may need to start: the linker's cache, Debian's alternatives.
+ETC_PATHS = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+             "/etc/localtime")
+INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: "
+                "dnf install bubblewrap) or set sandbox = false")
+PR_SET_DUMPABLE = 4
+
+
+class SandboxError(Exception):
+    """The sandbox cannot start here: one line saying why and what to do."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How a bot's sandbox is made: its limits, the paths it may read beside its own
+    folder and program (``read_only``) and the paths covered inside them (``hidden``)."""
+
+    processes: int = DEFAULT_PROCESSES
+    files: int = DEFAULT_FILES
+    tmp_mb: int = DEFAULT_TMP_MB
+    read_only: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+
+    def hiding(self, paths: Iterable[str | Path]) -> Sandbox:
+        """The same sandbox with ``paths`` covered too."""
+        more = tuple(os.path.abspath(p) for p in paths if str(p))
+        return Sandbox(self.processes, self.files, self.tmp_mb, self.read_only,
+                       tuple(dict.fromkeys((*self.hidden, *more))))
+
+
+def read_sandbox(value: object, where: str) -> Sandbox | None:
+    """A spec's ``sandbox`` value: ``true``/``false`` or a table of limits (``processes``,
+    ``files``, ``tmp_mb``, ``read_only``, ``hidden``); ValueError naming the key."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return Sandbox()
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: sandbox must be true, false or a table such as "
+                         f"{{ processes = 64 }}, got {value!r}")
+    known = (*LIMITS, "read_only", "hidden")
+    for key in value:
+        if key not in known:
+            raise ValueError(f"{where}: sandbox.{key} is not a sandbox setting; known: "
+                             + ", ".join(known))
+    numbers: dict[str, int] = {}
+    for key, (low, high) in LIMITS.items():
+        number = value.get(key, getattr(Sandbox, key))
+        if not (isinstance(number, int) and not isinstance(number, bool)
+                and low <= number <= high):
+            raise ValueError(f"{where}: sandbox.{key} must be an integer from {low} to "
+                             f"{high}, got {number!r}")
+        numbers[key] = number
+    paths: dict[str, tuple[str, ...]] = {}
+    for key in ("read_only", "hidden"):
+        items = value.get(key, [])
+        if not (isinstance(items, list | tuple)
+                and all(isinstance(item, str) and item and os.path.isabs(item)
+                        for item in items)):
+            raise ValueError(f"{where}: sandbox.{key} must be a list of absolute paths, got "
+                             f"{items!r}")
+        paths[key] = tuple(items)
+    return Sandbox(numbers["processes"], numbers["files"], numbers["tmp_mb"],
+                   paths["read_only"], paths["hidden"])
+
+
+def sandbox_table(sandbox: Sandbox) -> dict[str, object]:
+    """``sandbox`` as a spec's table again (``read_sandbox`` reads it back)."""
+    return {"processes": sandbox.processes, "files": sandbox.files, "tmp_mb": sandbox.tmp_mb,
+            "read_only": list(sandbox.read_only), "hidden": list(sandbox.hidden)}
+
+
+# --- the runner's own protection ------------------------------------------------------------
+
+_protected = False
+
+
+def protect_runner() -> bool:
+    """``PR_SET_DUMPABLE`` off in this process (Linux; elsewhere nothing happens). True if
+    it is off. Forked workers inherit it; it stays off until this process runs exec."""
+    global _protected
+    if _protected or not sys.platform.startswith("linux"):
+        return _protected
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        _protected = libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _protected = False
+    return _protected
+
+
+def is_dumpable() -> bool | None:
+    """Whether this process is dumpable (None where prctl is not there)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(3, 0, 0, 0, 0))  # PR_GET_DUMPABLE
+    except (OSError, AttributeError):
+        return None
+
+
+# --- the command line ------------------------------------------------------------------------
+
+def _as_root() -> bool:
+    return os.geteuid() == 0
+
+
+_outside_uids = itertools.count()
+
+
+def _outside_uid() -> int:
+    """An unused uid outside for a root runner's next bot process."""
+    return OUTSIDE_UID_BASE + ((os.getpid() % (1 << 21)) << 10 | next(_outside_uids) % 1024)
+
+
+def _folder_of_program(program: str, cwd: str, path_env: str | None) -> list[str]:
+    """The folders a bot's program needs: where it is (as named and as its links lead),
+    and for a program in a ``bin`` folder outside /usr, the folder above (its libraries)."""
+    if "/" in program:
+        found: str | None = os.path.join(cwd, program)
+    else:
+        found = shutil.which(program, path=path_env)
+    if found is None or not os.path.exists(found):
+        return []
+    folders = [os.path.dirname(os.path.abspath(found))]
+    real = os.path.realpath(found)
+    folders.append(os.path.dirname(real))
+    for folder in list(folders):
+        if os.path.basename(folder) == "bin":
+            folders.append(os.path.dirname(folder))
+    return [f for f in folders if not _under_system(f)]
+
+
+def _under_system(path: str) -> bool:
+    return any(path == root or path.startswith(root + "/") for root in SYSTEM_PATHS)
+
+
+def python_paths() -> list[str]:
+    """What an isolated Python bot reads: its interpreter and the project's packages."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             os.path.dirname(sys.executable), os.path.dirname(os.path.realpath(sys.executable)),
+             str(PROJECT_ROOT / "bots"), str(PROJECT_ROOT / "trash_tui")]
+    return [p for p in dict.fromkeys(paths) if p and not _under_system(p)]
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for path in SYSTEM_PATHS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for path in ETC_PATHS:
+        args += ["--ro-bind-try", path, path]
+    return args
+
+
+def _minimal(paths: Iterable[str]) -> list[str]:
+    """Existing absolute paths without those inside another of them (kept in order)."""
+    real = [os.path.abspath(p) for p in paths if p and os.path.exists(p)]
+    real = list(dict.fromkeys(real))
+    return [p for p in real if not any(o != p and p.startswith(o.rstrip("/") + "/")
+                                       for o in real)]
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+@dataclass
+class Prepared:
+    """A sandboxed command ready to start: ``argv`` for Popen, the descriptors it must
+    keep (``pass_fds``), and for a root runner the uid the bot gets outside."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...] = ()
+    block_write: int | None = None
+    info_read: int | None = None
+    outside_uid: int | None = None
+
+    def started(self, pid: int) -> None:
+        """After Popen: a root runner's namespace gets its maps, then bwrap goes on.
+        SandboxError if bwrap failed first (its message is on its standard error)."""
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self.block_write is None or self.info_read is None:
+            return
+        try:
+            child = _read_child_pid(self.info_read)
+            uid = self.outside_uid
+            mapping = f"0 0 1\n{SANDBOX_UID} {uid} 1\n"
+            for name in ("uid_map", "gid_map"):
+                with open(f"/proc/{child}/{name}", "w", encoding="ascii") as handle:
+                    handle.write(mapping)
+            os.write(self.block_write, b"1")
+        except OSError as exc:
+            raise SandboxError(f"cannot set up the sandbox's user namespace: "
+                               f"{exc.strerror or exc}") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for fd in (self.block_write, self.info_read, *self.pass_fds):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.block_write = self.info_read = None
+        self.pass_fds = ()
+
+
+def _read_child_pid(fd: int) -> int:
+    """The sandbox's first process, from bwrap's ``--info-fd`` JSON."""
+    data = b""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    while True:
+        if not poller.poll(int(SETUP_TIMEOUT * 1000)):
+            raise SandboxError(f"bwrap did not make the sandbox within {SETUP_TIMEOUT:g} s")
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            raise SandboxError("bwrap stopped before the sandbox was made")
+        data += chunk
+        with contextlib.suppress(ValueError):
+            return int(json.loads(data)["child-pid"])
+
+
+def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
+                    sandbox: Sandbox, python: bool = False) -> Prepared:
+    """The bwrap line that runs ``command`` in ``cwd`` with ``env`` in ``sandbox`` (see the
+    module docs); ``python``: an isolated Python bot (its interpreter and packages)."""
+    cwd = os.path.abspath(cwd)
+    readable = [cwd, *_folder_of_program(command[0], cwd, env.get("PATH")),
+                *sandbox.read_only]
+    if python:
+        readable += python_paths()
+    readable = [p for p in _minimal(readable) if not _under_system(p)]
+    args = [BWRAP, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
+            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-user"]
+    prepared = Prepared([])
+    if _as_root():
+        block_read, block_write = os.pipe()
+        info_read, info_write = os.pipe()
+        prepared.block_write, prepared.info_read = block_write, info_read
+        prepared.pass_fds = (block_read, info_write)
+        prepared.outside_uid = _outside_uid()
+        args += ["--userns-block-fd", str(block_read), "--info-fd", str(info_write),
+                 "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    args += _system_binds()
+    args += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
+    made: set[str] = set()
+    for path in readable:  # the folders above a bound one: made, open to the bot's uid
+        for parent in reversed(Path(path).parents[:-1] if len(Path(path).parents) > 1
+                               else ()):
+            if str(parent) not in made and not _inside(str(parent), readable):
+                made.add(str(parent))
+                args += ["--perms", "0755", "--dir", str(parent)]
+    for path in readable:
+        args += ["--ro-bind", path, path]
+    for path in _minimal(sandbox.hidden):
+        if _inside(path, [*readable, "/tmp"]) or path == "/tmp":
+            args += (["--tmpfs", path] if os.path.isdir(path)
+                     else ["--ro-bind", "/dev/null", path])
+    args += ["--clearenv"]
+    for key, value in sorted(env.items()):
+        args += ["--setenv", key, value]
+    processes = sandbox.processes
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--",
+             shutil.which("prlimit") or "prlimit", f"--nproc={processes}:{processes}", "--"]
+    if prepared.outside_uid is not None:
+        args += [shutil.which("setpriv") or "setpriv", f"--reuid={SANDBOX_UID}",
+                 f"--regid={SANDBOX_UID}", "--clear-groups", "--inh-caps=-all",
+                 "--no-new-privs", "--"]
+    prepared.argv = [*args, *command]
+    return prepared
+
+
+# --- does it work here? ------------------------------------------------------------------------
+
+_problem: list[str | None] = []
+
+
+def problem() -> str | None:
+    """Why the sandbox cannot run on this machine (one line), or None if it works. The
+    answer of a real sandbox running ``true``, kept for this process."""
+    if _problem:
+        return _problem[0]
+    found = _find_problem()
+    _problem.append(found)
+    return found
+
+
+def _find_problem() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return f"the sandbox needs Linux (this is {sys.platform}); set sandbox = false"
+    for tool in (BWRAP, "prlimit", "setpriv"):
+        if shutil.which(tool) is None:
+            if tool == BWRAP:
+                return f"the sandbox needs bwrap, which is not installed: {INSTALL_HINT}"
+            return (f"the sandbox needs {tool} (util-linux), which is not installed; "
+                    "install util-linux or set sandbox = false")
+    prepared = sandbox_command(["true"], "/", {"PATH": "/usr/bin:/bin"}, Sandbox())
+    try:
+        popen = subprocess.Popen(prepared.argv, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 pass_fds=prepared.pass_fds, close_fds=True)
+    except OSError as exc:
+        prepared.close()
+        return f"cannot run bwrap ({exc.strerror or exc}): {INSTALL_HINT}"
+    try:
+        prepared.started(popen.pid)
+    except SandboxError as exc:
+        detail = str(exc)
+    else:
+        detail = ""
+    try:
+        _, err = popen.communicate(timeout=SETUP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        popen.kill()
+        popen.communicate()
+        return f"the sandbox did not start within {SETUP_TIMEOUT:g} s; set sandbox = false"
+    if popen.returncode == 0:
+        return None
+    said = " ".join(err.decode("utf-8", "replace").split())[:200] or detail or (
+        f"exit status {popen.returncode}")
+    return (f"the kernel refuses the sandbox's namespaces ({said}); allow unprivileged user "
+            "namespaces (sysctl kernel.unprivileged_userns_clone=1, or "
+            "user.max_user_namespaces > 0) or set sandbox = false")
+
+
+def require() -> None:
+    """SandboxError (one line) if the sandbox cannot run here."""
+    found = problem()
+    if found is not None:
+        raise SandboxError(found)
+
+
+def folder_problem(folder: str) -> str | None:
+    """For a root runner, whose bots run as an unprivileged uid: a bot folder that uid
+    cannot read (one line), else None."""
+    if not _as_root():
+        return None
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return None
+    if mode & 0o005 != 0o005:
+        return (f"{folder} is not readable by other users, and a sandboxed bot runs as one "
+                f"(the runner is root): chmod o+rX {folder}")
+    return None
