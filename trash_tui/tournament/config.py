@@ -19,6 +19,10 @@ A file looks like this (``tournaments/round-robin.toml`` is a commented example)
     bot = "hard"              # registry name, package.module:Class or a .py path
     mistakes = 0.02           # any other key is a bot parameter (or seed)
 
+    [sandbox]                 # optional: defaults for command and isolated bots
+    enabled = true            # run them in bubblewrap (a bot's sandbox = false opts out)
+    processes = 64            # also files, tmp_mb, read_only = ["paths", ...]
+
     [stop]                    # optional
     rule = "sprt"             # "fixed" (default) or "sprt" (only with exactly 2 bots)
     elo0 = 0.0
@@ -70,6 +74,7 @@ from bots.base import BotError
 from bots.clock import TimeControl
 from bots.neighbor import NEIGHBOR_BOTS, neighbor_bot_from_spec
 from bots.registry import make_bot
+from bots.sandbox import read_sandbox
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS, validate_table
 from trash_tui.games import GAMES, NEIGHBOR, TRASH
 from trash_tui.neighbor import engine as neighbor_engine
@@ -84,12 +89,14 @@ from trash_tui.tournament.bot_processes import (
 )
 
 TOP_KEYS = ("name", "game", "seed", "players", "format", "gauntlet", "matches", "deals",
-            "duplicate", "time_limit", "rules", "bots", "stop", "time_control")
+            "duplicate", "time_limit", "rules", "bots", "stop", "time_control", "sandbox")
 FORMATS = ("round-robin", "gauntlet")
 NEIGHBOR_DEFAULT_PLAYERS = 4
 UNITS = ("matches", "deals")
 STOP_RULES = ("fixed", "sprt")
 STOP_KEYS = ("rule", "elo0", "elo1", "alpha", "beta")
+SANDBOX_KEYS = ("enabled", "processes", "files", "tmp_mb", "read_only")
+WEAK_SEED = 2**32  # a tournament seed below this can be found by trying them all
 FINGERPRINT_VERSION = 1
 
 SEED_RANGE = (-(2**63), 2**63 - 1)  # a 64-bit integer, as TOML defines integers
@@ -159,6 +166,17 @@ class TournamentConfig:
     stop: StopRule = field(default_factory=StopRule)
     game: str = TRASH
     time_control: TimeControl | None = None  # a chess clock per seat: "60+0.5"
+
+    @property
+    def sandboxed(self) -> tuple[str, ...]:
+        """The labels of the bots that run in the sandbox."""
+        return tuple(bot.name for bot in self.bots if bot.spec.get("sandbox"))
+
+    @property
+    def weak_seed(self) -> bool:
+        """Whether sandboxed bots play with a seed small enough to be found by trying every
+        seed against the cards a bot sees (``WEAK_SEED``)."""
+        return bool(self.sandboxed) and abs(self.seed) < WEAK_SEED
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -292,6 +310,12 @@ def _is_path_reference(reference: str) -> bool:
     return target.endswith(".py") or "/" in target or "\\" in target
 
 
+def _absolute_path(path: str, folder: Path) -> str:
+    """``path`` (``~`` expanded) made absolute against ``folder``."""
+    expanded = Path(path).expanduser()
+    return os.path.abspath(expanded if expanded.is_absolute() else folder / expanded)
+
+
 def resolve_bot_reference(reference: str, folder: Path) -> str:
     """A bot reference with a relative file path made absolute against ``folder``."""
     if not _is_path_reference(reference):
@@ -311,6 +335,7 @@ class _Loader:
         self.text = text
         self.doc = document
         self.game = TRASH
+        self.sandbox: dict[str, Any] | None = None
 
     def error(self, label: str, message: str, key: str | None = None, table: str = "",
               index: int | None = None) -> TournamentError:
@@ -363,6 +388,7 @@ class _Loader:
                                                f"{shown(time_limit)}")
         time_control = self.time_control()
         rules = self.rules(players) if game == TRASH else self.no_rules()
+        self.sandbox = self.sandbox_defaults()
         bots = self.bots()
         if len(bots) < players:
             raise self.top_error("players", f"a table of {players} needs at least {players} "
@@ -386,6 +412,35 @@ class _Loader:
             return TimeControl.parse(text)
         except ValueError as exc:
             raise self.top_error("time_control", str(exc)) from None
+
+    def sandbox_defaults(self) -> dict[str, Any] | None:
+        """The ``[sandbox]`` table: None when off, else the settings every command and
+        isolated bot gets (``read_only`` made absolute against the file's folder)."""
+        table = self.doc.get("sandbox", {})
+        if not isinstance(table, dict):
+            raise self.top_error("sandbox", "expected a table such as [sandbox] enabled = "
+                                            f"true, got {shown(table)}")
+        for key in table:
+            if key not in SANDBOX_KEYS:
+                raise self.error(f"sandbox.{key_text(key)}", "unknown key; known keys are "
+                                 + ", ".join(SANDBOX_KEYS), key, "sandbox")
+        enabled = table.get("enabled", False)
+        if not isinstance(enabled, bool):
+            raise self.error("sandbox.enabled", f"expected true or false, got {shown(enabled)}",
+                             "enabled", "sandbox")
+        settings = {key: value for key, value in table.items() if key != "enabled"}
+        paths = settings.get("read_only", [])
+        if isinstance(paths, list) and all(isinstance(p, str) and p for p in paths):
+            settings["read_only"] = [_absolute_path(p, self.path.parent) for p in paths]
+        try:
+            read_sandbox(settings, "sandbox")
+        except ValueError as exc:
+            text = str(exc).partition(": ")[2]  # "sandbox.KEY must be ..."
+            key = next((k for k in settings if text.startswith(f"sandbox.{k} ")), None)
+            raise self.error(f"sandbox.{key}" if key else "sandbox",
+                             text.partition(" ")[2] if key else text, key, "sandbox") from None
+        settings["hidden"] = [str(self.path.resolve())]
+        return {"enabled": enabled, **settings}
 
     def players(self) -> int:
         if self.game == NEIGHBOR:
@@ -508,6 +563,11 @@ class _Loader:
             raise self.bot_error(number, "seed", f"expected an integer from {SEED_RANGE[0]} "
                                  f"to {SEED_RANGE[1]} (64 bits), got {shown(own_seed)}")
         reference = item.get("bot", item.get("name"))
+        wanted = item.get("sandbox")
+        if wanted is not None and (self.game == NEIGHBOR or not isinstance(wanted, bool)):
+            raise self.bot_error(number, "sandbox", "expected true or false, got "
+                                 f"{shown(wanted)}" if self.game != NEIGHBOR else
+                                 "Help Your Neighbor bots are built in and need no sandbox")
         if self.game != NEIGHBOR and wants_process(item, reference):
             return self.process_bot(number, item, reference)
         if reference is None:
@@ -537,7 +597,7 @@ class _Loader:
         resolved = (resolve_bot_reference(reference, self.path.parent)
                     if isinstance(reference, str) and "command" not in item else None)
         try:
-            spec = process_spec(item, resolved, self.path.parent)
+            spec = process_spec(item, resolved, self.path.parent, self.sandbox)
         except BotError as exc:
             message = str(exc)
             key = next((k for k in item if k not in ("name", "bot") and (

@@ -24,6 +24,7 @@ from bots.neighbor import neighbor_bot_from_spec, play_neighbor
 from bots.process import BotLog
 from bots.registry import make_bot
 from bots.runner import BotFailure, play_deal, play_match
+from bots.sandbox import protect_runner
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.deal import Deal
 from trash_tui.engine.match import Match
@@ -91,16 +92,34 @@ def _log_forfeit(failure: BotFailure, game: Game) -> None:
             bot.log.write(tail.encode("utf-8") + (b"" if tail.endswith("\n") else b"\n"))
 
 
+def bot_specs(config: TournamentConfig, hidden: Sequence[str | Path] = ()
+              ) -> list[dict[str, Any]]:
+    """The bots' specs for a batch: a sandboxed bot's sandbox also hides ``hidden`` (the
+    run's folder, the history database), beside the tournament file it hides already."""
+    specs = []
+    for entry in config.bots:
+        spec = entry.spec
+        if hidden and isinstance(spec.get("sandbox"), dict):
+            sandbox = dict(spec["sandbox"])
+            sandbox["hidden"] = [*sandbox.get("hidden", []), *map(str, hidden)]
+            spec = {**spec, "sandbox": sandbox}
+        specs.append(spec)
+    return specs
+
+
 def play_game(config: TournamentConfig, game: Game,
-              with_record: bool = False, log_dir: Path | None = None) -> dict[str, Any]:
+              with_record: bool = False, log_dir: Path | None = None,
+              specs: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Play one game of the schedule and return its result as a JSON-ready dict
-    (with ``with_record``, the game's replayable record under ``"record"``)."""
+    (with ``with_record``, the game's replayable record under ``"record"``; ``specs``: the
+    bots' specs, ``bot_specs(config)`` if not given)."""
     if config.game == NEIGHBOR:
         return play_neighbor_game(config, game, with_record)
     started = time.perf_counter()
     played: Match | Deal | None = None
     players = len(game.seats)
-    bots = [make_bot(config.bots[b].spec, seed=bot_seed(config, game, b)) for b in game.seats]
+    specs = bot_specs(config) if specs is None else specs
+    bots = [make_bot(specs[b], seed=bot_seed(config, game, b)) for b in game.seats]
     _bot_logs(config, game, bots, log_dir)
     forfeit = None
     deals = turns = 0
@@ -191,7 +210,10 @@ def play_neighbor_game(config: TournamentConfig, game: Game,
 
 
 def play_batch(config: TournamentConfig, games: Sequence[Game],
-               with_records: bool = False, log_dir: Path | None = None) -> list[dict[str, Any]]:
+               with_records: bool = False, log_dir: Path | None = None,
+               hidden: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Play several games in one task (so the per-task cost stays small); bot processes
-    write their logs into ``log_dir``."""
-    return [play_game(config, game, with_records, log_dir) for game in games]
+    write their logs into ``log_dir``; sandboxed bots cannot see ``hidden`` either."""
+    protect_runner()
+    specs = bot_specs(config, hidden)
+    return [play_game(config, game, with_records, log_dir, specs) for game in games]

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.external import close_idle
+from bots.sandbox import protect_runner
 from trash_tui.history import History
 from trash_tui.text import visible
 from trash_tui.tournament.config import TournamentConfig, config_fingerprint
@@ -462,6 +463,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
     run started without records, or a folder damaged by an older version): such a game is
     played again for its record only. ``started_hook(out_dir, kept, planned)`` is
     called once the folder is open and its games are read, before any game is played."""
+    protect_runner()  # no process of this user reads the runner's memory (the seeds)
     fingerprint = config_fingerprint(config)
     folder = OutputFolder(out_dir, config, fingerprint)
     planned = total_games(config)
@@ -477,6 +479,10 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         for index, game in stored.items():
             games.setdefault(index, game)
     recorded = folder.repair_records(games)
+    hidden = [str(out_dir.resolve())]
+    if history is not None:  # the database and its journal files
+        base = str(Path(history.path).resolve())
+        hidden += [base, base + "-wal", base + "-shm", base + "-journal"]
     if started_hook is not None:
         started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned)
     sprt = SprtWatch(config) if config.stop.kind == "sprt" else None
@@ -524,7 +530,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                     while True:
                         for only_records, batch in jobs:
                             pending[pool.submit(play_batch, config, batch, records,
-                                                out_dir / "logs")] = only_records
+                                                out_dir / "logs", hidden)] = only_records
                             if len(pending) >= limit:
                                 break
                         if not pending:
