@@ -28,7 +28,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -288,6 +288,9 @@ class History:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_history_path()
+        #: told how many seconds each write of a move, a table or a match's end took
+        #: (the SSH server's metrics)
+        self.write_observer: Callable[[float], None] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
@@ -301,6 +304,10 @@ class History:
 
     def close(self) -> None:
         self.db.close()
+
+    def _timed(self, started: float) -> None:
+        if self.write_observer is not None:
+            self.write_observer(time.perf_counter() - started)
 
     def __enter__(self) -> History:
         return self
@@ -413,6 +420,7 @@ class History:
                    holder: str | None = None) -> None:
         """Store the ``number``-th action (0-based) of a match, in one transaction;
         MatchTaken (nothing stored) if ``holder`` no longer holds it."""
+        started = time.perf_counter()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self._check_holder(match_id, holder)
@@ -421,6 +429,7 @@ class History:
             self.db.execute("UPDATE matches SET updated = ?, actions = MAX(actions, ?), "
                             "deals = ? WHERE id = ?", (time.time(), number + 1, deals,
                                                        match_id))
+        self._timed(started)
 
     def finish_match(self, match_id: int, winner: str | None, deals: int,
                      result: dict[str, Any], record: dict[str, Any],
@@ -506,6 +515,7 @@ class History:
                    ) -> int:
         """Store a shared table (a new one when ``table_id`` is None); its id."""
         now = time.time()
+        started = time.perf_counter()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             if table_id is None:
@@ -514,13 +524,15 @@ class History:
                     "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (code, host, status, json.dumps(config), json.dumps(list(seats)),
                      match_id, now, now))
-                return int(cursor.lastrowid or 0)
-            self.db.execute(
-                "UPDATE shared_tables SET code = ?, host = ?, status = ?, config = ?, "
-                "seats = ?, match_id = ?, updated = ? WHERE id = ?",
-                (code, host, status, json.dumps(config), json.dumps(list(seats)), match_id,
-                 now, table_id))
-            return table_id
+                table_id = int(cursor.lastrowid or 0)
+            else:
+                self.db.execute(
+                    "UPDATE shared_tables SET code = ?, host = ?, status = ?, config = ?, "
+                    "seats = ?, match_id = ?, updated = ? WHERE id = ?",
+                    (code, host, status, json.dumps(config), json.dumps(list(seats)),
+                     match_id, now, table_id))
+        self._timed(started)
+        return table_id
 
     def shared_tables(self, statuses: Sequence[str], host: str | None = None
                       ) -> list[dict[str, Any]]:

@@ -19,6 +19,13 @@ What comes in:
   forwarding are refused. Its window is clamped (``child.clamp_size``), its resizes
   coalesced, its process limited in CPU time and memory (``child.SessionLimits``).
 
+The operator's console (``trash_tui.admin``): bans (checked when a client asks to log
+in, by address, and when it offers a key or a password: one line with the reason and the
+end, then the connection closes, before any session or app), kicks (the app is told why
+and says goodbye; its seat goes to the stand-in as for a dropped connection), the admin
+socket in the data folder, the figures for ``trash admin stats`` and the optional
+Prometheus endpoint (``metrics``).
+
 The server raises its soft descriptor limit to the hard one when it starts. Its notes to
 the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
 count; the event loop's and asyncssh's errors go through it too.
@@ -46,6 +53,11 @@ from typing import Any, TextIO
 
 import asyncssh
 
+from trash_tui.admin import store
+from trash_tui.admin.commands import AdminCommands
+from trash_tui.admin.console import AdminConsole
+from trash_tui.admin.metrics import ServerMetrics
+from trash_tui.admin.moderation import Moderation
 from trash_tui.history import History, HistoryError
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.child import (
@@ -69,6 +81,7 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
+from trash_tui.text import clean
 
 STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
 CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
@@ -80,6 +93,10 @@ SUBSYSTEM_MESSAGE = "trash: this is a game: subsystems such as {name} are not av
 ERROR_MESSAGE = "trash: something went wrong on the server, sorry; try again later"
 STOPPING_MESSAGE = "trash: the server is stopping, try again later"
 _GAME = "trash_game_connection"  # the connection's extra-info key for its GameConnection
+KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
+CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
+#: Written to a kicked session's terminal after its app: the screen back, the reason.
+RESET_TERMINAL = "\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
 
 
 @dataclass
@@ -94,6 +111,8 @@ class Session:
     username: str = ""  # the SSH user name (a table's join code, if it is one)
     started: float = field(default_factory=time.monotonic)
     child: PtyChild | None = None
+    token: str = ""  # the session's token at the table service
+    kicked: str | None = None  # why the operator ended it
     stopping: bool = False  # the server asked this session's app to stop
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -125,16 +144,71 @@ class ServerState:
         self.connections: set[GameConnection] = set()
         self.stopping = False
         self.reporter = Reporter(echo)
+        self.metrics = ServerMetrics()
+        self.metrics_address: str | None = None  # "host:port" of the endpoint, if any
+        self.moderation = Moderation()
+        self.console: AdminConsole | None = None
+        self.sampler: asyncio.Future[None] | None = None
         self.tables = TableService(config.history, TableLimits(
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
             chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout),
             report=self.report, public_address=address)
+        self.tables.moderation = self.moderation
+        self.tables.on_move = self.metrics.move
+        self.tables.on_report = self.metrics.reports.inc
+        self.metrics.read_gauges = self.gauges
+        self.admin = AdminCommands(self)
 
     def report(self, message: str, detail: str = "") -> None:
         """A note on the server's stderr (an operator's, never a secret): escaped, and
         written once with a count when it repeats (``Reporter``)."""
+        self.metrics.errors.inc()
         self.reporter.report(message, detail)
+
+    def refused(self, reason: str) -> None:
+        """Count a refused connection or session (the reason is the server's own words)."""
+        self.metrics.refused.labels(reason=reason).inc()
+
+    def gauges(self) -> dict[str, dict[str, int]]:
+        """Sessions by where they are, tables by status, sanctions in force."""
+        sessions: dict[str, int] = {}
+        for session in self.sessions:
+            if session.child is None:
+                continue
+            client = self.tables.client_of(session.token)
+            if client is not None:
+                where = self.tables.where_state(client)
+            else:
+                where = "lobby" if session.child.written >= 4096 else "booting"
+            sessions[where] = sessions.get(where, 0) + 1
+        tables: dict[str, int] = {}
+        for table in self.tables.tables.values():
+            tables[table.status] = tables.get(table.status, 0) + 1
+        sanctions: dict[str, int] = {}
+        for sanction in self.moderation.active():
+            sanctions[sanction.action] = sanctions.get(sanction.action, 0) + 1
+        return {"sessions": sessions, "tables": tables, "sanctions": sanctions}
+
+    def kick(self, match: Callable[[Session], bool], why: str) -> int:
+        """End every running session ``match`` picks: its app is told ``why`` (and says
+        goodbye), its seat goes to the stand-in; killed after ``KICK_GRACE`` s. How many."""
+        count = 0
+        for session in list(self.sessions):
+            if session.child is None or session.kicked is not None or not match(session):
+                continue
+            session.kicked = why
+            count += 1
+            self.metrics.kicks.inc()
+            told = self.tables.kick(session.token, why)
+            self.tables.spawn(self._end_kicked(session, KICK_GRACE if told else 0.0))
+        return count
+
+    async def _end_kicked(self, session: Session, grace: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(session.done.wait(), grace)
+        if not session.done.is_set() and session.child is not None:
+            session.child.signal(signal.SIGKILL)
 
 
 class GameConnection(asyncssh.SSHServer):
@@ -181,6 +255,8 @@ class GameConnection(asyncssh.SSHServer):
             self.holds_slot = True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.quiet:
+            self.state.refused("rate limit")
         self.state.connections.discard(self)
         self._cancel_deadline()
         if self.holds_slot:
@@ -190,8 +266,11 @@ class GameConnection(asyncssh.SSHServer):
             return  # each session has logged its own line
         if self.refused:
             ended = f"refused: {self.refused}"
+            self.state.refused(self.refused if not self.refused.startswith("no session")
+                               else "no session opened")
         elif self.player is None and self.failures:
             ended = "refused: authentication failed"
+            self.state.refused("authentication failed")
         elif self.player is None and isinstance(exc, asyncssh.Error) and exc.reason:
             ended = f"disconnected before login: {exc.reason}"
         else:
@@ -234,7 +313,21 @@ class GameConnection(asyncssh.SSHServer):
     # --- authentication ------------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         self.username = username
-        return True  # everyone authenticates
+        self.refuse_if_banned(None)
+        return True  # everyone authenticates (a banned address is gone by now)
+
+    def refuse_if_banned(self, key: str | None) -> bool:
+        """Whether this address (or ``key``) is banned: then it is told the reason and the
+        end in one line (an authentication banner), and the connection is closed."""
+        sanction = self.state.moderation.banned(key, self.address)
+        if sanction is None or self.conn is None:
+            return False
+        self.refused = "banned"
+        line = f"trash: {sanction.line()}"
+        with contextlib.suppress(Exception):
+            self.conn.send_auth_banner(line + "\r\n")
+        self.conn.disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT, line)
+        return True
 
     def auth_completed(self) -> None:
         self.player = self.candidate
@@ -255,7 +348,10 @@ class GameConnection(asyncssh.SSHServer):
             if not allow_list.allows(key, self.address, self.address):
                 self.failed()
                 return False
-        self.candidate = key.get_fingerprint("sha256")
+        fingerprint = key.get_fingerprint("sha256")
+        if self.refuse_if_banned(fingerprint):
+            return False
+        self.candidate = fingerprint
         return True
 
     def password_auth_supported(self) -> bool:
@@ -266,6 +362,8 @@ class GameConnection(asyncssh.SSHServer):
         if passwords is None:
             return False
         ok = await asyncio.to_thread(passwords.check, username, password)
+        if ok and self.refuse_if_banned(f"password:{username}"):
+            return False
         if ok:
             self.candidate = f"password:{username}"
         else:
@@ -339,11 +437,14 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
     refused = state.slots.take(session.address)
     if refused == ADDRESS_FULL:  # the server may have room: it is this address that has not
         _refuse(process, f"trash: {address_full_message(state.slots.per_address)}")
+        state.refused("too many sessions from this address")
         return "refused: too many sessions from this address", None
     if refused is not None:
         _refuse(process, f"trash: {FULL_MESSAGE}")
+        state.refused("server full")
         return "refused: server full", None
     token = state.tables.register(session.player or "")
+    session.token = token
     try:
         colorterm = process.env.get("COLORTERM")
         env = session_environment(state.config, session.player or "", session.term,
@@ -354,6 +455,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         if code is not None:
             env[JOIN_ENV] = code
         session.child = await PtyChild.start(process, env, state.command, state.limits)
+        state.metrics.sessions.inc()
         if state.stopping:  # stop() began while the app was starting
             session.stopping = True
             session.child.signal(signal.SIGTERM)
@@ -363,6 +465,12 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         state.tables.unregister(token)
     if disconnected:
         return ("server stopping" if session.stopping else "disconnected"), status
+    if session.kicked is not None:
+        with contextlib.suppress(ConnectionError, asyncssh.Error):
+            process.stdout.write(RESET_TERMINAL.encode())
+        _refuse(process, "trash: the server's operator ended this session: "
+                         f"{clean(session.kicked, 300)}")
+        return f"kicked: {clean(session.kicked, 200)}", status
     with contextlib.suppress(ConnectionError, asyncssh.Error):
         process.exit(_client_status(status))
     return _ending(status, session.stopping), status
@@ -401,6 +509,8 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
         session.done.set()
         if game is not None:
             game.session_closed()
+            if session.kicked is not None:
+                game.close()
         with contextlib.suppress(Exception):
             state.log.write(LogEntry("session", peer, ended, time.monotonic() - session.started,
                                      session.player, session.term, session.size, status))
@@ -488,6 +598,7 @@ class RunningServer:
             if not state.connections:
                 break
             await asyncio.sleep(0.05)
+        await _stop_operator_side(state)
         await state.tables.stop()
         state.log.close()
         state.reporter.flush()
@@ -515,6 +626,54 @@ class RunningServer:
         logger.removeHandler(self._log_handler)
         logger.propagate = self._previous_propagate
         self._log_handler = None
+
+
+async def _start_operator_side(state: ServerState) -> None:
+    """The bans and the message of the day from the history database, its writes timed,
+    the admin socket, the metrics endpoint (if configured) and the CPU sampler."""
+    service = state.tables
+    history = service._history()
+    try:
+        await service.run(lambda: store.prepare(history))
+        for sanction in await service.run(lambda: store.sanctions_in_force(history)):
+            state.moderation.add(sanction)
+        service.motd = await service.run(lambda: store.setting(history, store.MOTD))
+    except Exception as exc:
+        raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
+    history.write_observer = state.metrics.write_timed
+    console = AdminConsole(state.config.admin_path, state.admin.run, state.report)
+    try:
+        await console.start()
+    except (OSError, RuntimeError) as exc:
+        raise ServeError(f"{state.config.admin_path}: cannot open the admin socket: "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
+    state.console = console
+    if state.config.metrics is not None:
+        host, port = state.config.metrics
+        try:
+            port = await asyncio.get_running_loop().run_in_executor(
+                None, state.metrics.serve, host, port)
+        except OSError as exc:
+            raise ServeError(f"metrics: cannot listen on {host}:{port}: "
+                             f"{exc.strerror or exc}") from None
+        state.metrics_address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    state.sampler = asyncio.ensure_future(_sample_cpu(state))
+
+
+async def _sample_cpu(state: ServerState) -> None:
+    """Count the sessions' CPU time every few seconds (a process's is gone once it ends)."""
+    while True:
+        await asyncio.sleep(CPU_SAMPLE_EVERY)
+        state.metrics.sample_cpu([s.pid for s in state.sessions if s.pid is not None])
+
+
+async def _stop_operator_side(state: ServerState) -> None:
+    if state.sampler is not None:
+        state.sampler.cancel()
+    if state.console is not None:
+        await state.console.stop()
+        state.console = None
+    state.metrics.stop()
 
 
 def raise_descriptor_limit() -> int:
@@ -566,6 +725,13 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     except (OSError, HistoryError) as exc:
         log.close()
         raise ServeError(f"cannot start the shared tables: {exc}") from None
+    try:
+        await _start_operator_side(state)
+    except ServeError:
+        log.close()
+        await _stop_operator_side(state)
+        await state.tables.stop()
+        raise
     factory: Callable[[], GameConnection] = lambda: GameConnection(state)  # noqa: E731
     if tuple(command) == SESSION_COMMAND:  # the app's fork server imports it meanwhile
         await asyncio.get_running_loop().run_in_executor(None, start_fork_server)
@@ -588,6 +754,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         acceptor = await asyncssh.listen(config.host, config.port, **options)
     except OSError as exc:
         log.close()
+        await _stop_operator_side(state)
         await state.tables.stop()
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None

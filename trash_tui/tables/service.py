@@ -21,6 +21,14 @@ is reported and tried again after the bot delay; after ``MAX_FAILURES`` failures
 the table is saved and closed with one line saying why (its host can reopen it).
 Limits (``TableLimits``) bound what any one player can make the service spend: tables,
 spectators, chat, message rate, bytes waiting to be sent.
+
+The operator's side (``trash admin``, through the SSH server): a muted player's chat
+lines reach nobody (they are told so); ``say`` is a notice to every session (one that
+connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
+session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
+table. Players protect themselves at a table: ``ignore`` hides one person's chat lines from
+them alone, ``report`` sends the operator (log and ``trash admin reports``) a report with
+the table's last chat lines.
 """
 
 from __future__ import annotations
@@ -110,6 +118,8 @@ class Client:
     tokens: float = 2.0 * MESSAGES_PER_SECOND
     last_message: float = field(default_factory=time.monotonic)
     closed: bool = False
+    token: str = ""  # the session's token (the server knows the session by it)
+    ignored: set[str] = field(default_factory=set)  # identities whose chat it does not get
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client that lets MAX_PENDING bytes pile up is dropped."""
@@ -168,6 +178,11 @@ class TableService:
         self.list_pending = False
         self.stopping = False
         self.tasks: set[asyncio.Future[Any]] = set()
+        self.moderation: Any = None  # the server's bans and mutes (admin.moderation)
+        self.on_move: Callable[[], None] = lambda: None  # a move was played (metrics)
+        self.on_report: Callable[[], None] = lambda: None  # a player reported one
+        self.motd: str | None = None  # the line every lobby shows
+        self.notice: tuple[str, float] | None = None  # the operator's notice, and its end
 
     # --- the worker thread ------------------------------------------------------------
     async def run(self, work: Callable[[], T]) -> T:
@@ -333,6 +348,7 @@ class TableService:
             client.close()
             return
         client.identity = identity
+        client.token = str(message.get("token"))
         history = self._history()
         name = await self.run(lambda: history.player_name(identity))
         client.name = clean(name or "Player", 24) or "Player"
@@ -344,6 +360,12 @@ class TableService:
         client.send({"op": "welcome", "version": VERSION, "name": client.name,
                      "waiting": None if waiting is None else waiting.summary(),
                      "address": address})
+        if self.motd:
+            client.send({"op": "motd", "text": self.motd})
+        if self.notice is not None:
+            left = self.notice[1] - time.monotonic()
+            if left > 1:
+                client.send({"op": "say", "text": self.notice[0], "seconds": round(left, 1)})
 
     async def gone(self, client: Client) -> None:
         """A client left (closed its app, or the connection dropped)."""
@@ -548,9 +570,12 @@ class TableService:
     def send_earlier_chat(self, table: Table, client: Client) -> None:
         """The table's last chat lines, said before ``client`` arrived."""
         for line in table.chat:
-            client.send({**line, "earlier": True})
+            said = {key: value for key, value in line.items() if key != "identity"}
+            if line.get("identity") not in client.ignored:
+                client.send({**said, "earlier": True})
 
-    async def leave_table(self, client: Client, dropped: bool = False) -> None:
+    async def leave_table(self, client: Client, dropped: bool = False,
+                          why: str | None = None) -> None:
         table = client.table
         if table is None:
             return
@@ -569,9 +594,9 @@ class TableService:
                 if table.match_id is not None:  # left or dropped: abandoning the match,
                     match_id = table.match_id  # unless they are back before it ends
                     await self.run(lambda: self._history().mark_left(match_id, identity))
-                self.tell(table, f"{table.seats[seat].name} "
-                                 f"{'lost the connection' if dropped else 'left'}: the "
-                                 f"stand-in plays for them until they are back.")
+                how = why or ("lost the connection" if dropped else "left")
+                self.tell(table, f"{table.seats[seat].name} {how}: the stand-in plays for "
+                                 "them until they are back.")
             self.note_empty(table)
             await self.save(table)
             self.pump(table)
@@ -673,6 +698,11 @@ class TableService:
         text = clean(str(message.get("text", "")), CHAT_LENGTH).strip()
         if not text:
             return
+        muted = self.moderation.muted(client.identity) if self.moderation else None
+        if muted is not None:
+            client.send({"op": "notice", "text": f"{muted.line()}: your chat lines reach "
+                                                 "nobody."})
+            return
         now = time.monotonic()
         times = client.chat_times
         while times and now - times[0] > 60:
@@ -683,9 +713,147 @@ class TableService:
         name = client.name if client.seat is None else (table.seats[client.seat].name or
                                                         client.name)
         line = {"op": "chat", "from": name, "watching": client.seat is None, "text": text}
-        table.chat.append(line)
+        table.chat.append({**line, "identity": client.identity})
         for other in self.audience(table):
-            other.send(line)
+            if client.identity not in other.ignored:
+                other.send(line)
+
+    def named(self, table: Table, name: str) -> list[str]:
+        """The identities at ``table`` (seated, or watching) shown as ``name``."""
+        wanted = clean(name, 40).strip().casefold()
+        found = [seat.identity for seat in table.seats
+                 if seat.identity is not None and (seat.name or "").casefold() == wanted]
+        found += [c.identity for c in table.spectators
+                  if c.identity is not None and c.name.casefold() == wanted]
+        return list(dict.fromkeys(found))
+
+    async def req_ignore(self, client: Client, message: dict[str, Any]) -> None:
+        """Hide (``"on": true``) or show again one person's chat lines, for this client."""
+        table = client.table
+        name = str(message.get("name", ""))
+        if table is None:
+            raise TableError("you are at no table")
+        found = [who for who in self.named(table, name) if who != client.identity]
+        if not found:
+            raise TableError(f"nobody at this table is called {clean(name, 24)!r}")
+        shown = clean(name, 24)
+        if message.get("on", True):
+            client.ignored.update(found)
+            client.send({"op": "notice", "text": f"You no longer see {shown}'s chat lines."})
+        else:
+            client.ignored.difference_update(found)
+            client.send({"op": "notice", "text": f"You see {shown}'s chat lines again."})
+
+    async def req_report(self, client: Client, message: dict[str, Any]) -> None:
+        """Report a person at this table to the operator, with the table's last chat."""
+        from trash_tui.admin import store
+
+        table = client.table
+        name = str(message.get("name", ""))
+        if table is None:
+            raise TableError("you are at no table")
+        found = [who for who in self.named(table, name) if who != client.identity]
+        if not found:
+            raise TableError(f"nobody at this table is called {clean(name, 24)!r}")
+        reason = clean(str(message.get("reason", "")), CHAT_LENGTH).strip()
+        chat = [{"from": line["from"], "text": line["text"]} for line in table.chat]
+        history, reporter = self._history(), client.identity or ""
+        shown = clean(name, 24)
+        number = await self.run(lambda: store.add_report(
+            history, reporter, client.name, found[0], shown, table.code, reason, chat))
+        self.on_report()
+        self.report(f"report #{number}: {client.name} ({reporter}) reported {shown} "
+                    f"({found[0]}) at table {table.code}: {reason or '(no reason)'}", "")
+        client.send({"op": "notice", "text": f"Your report about {shown} went to the "
+                                             "server's operator."})
+
+    # --- the operator's side -------------------------------------------------------------
+    def client_of(self, token: str) -> Client | None:
+        """The connected app of the session with ``token``, if it is connected."""
+        if not token:
+            return None
+        return next((c for c in self.clients if c.token == token and not c.closed), None)
+
+    def where_state(self, client: Client) -> str:
+        """Where a session is, in one word: lobby, table or watching."""
+        if client.table is None:
+            return "lobby"
+        return "watching" if client.seat is None else "table"
+
+    def where(self, client: Client) -> str:
+        """Where a session is, for ``trash admin who``."""
+        table = client.table
+        if table is None:
+            return "lobby"
+        if client.seat is None:
+            return f"watching {table.code}"
+        return f"table {table.code} seat {client.seat + 1}"
+
+    def admin_tables(self) -> list[dict[str, Any]]:
+        now = time.time()
+        rows = []
+        for table in self.tables.values():
+            seats = []
+            for seat in table.seats:
+                if seat.identity is not None:
+                    away = seat.away or seat.identity not in table.members
+                    seats.append(clean(seat.name or "?", 24) + (" (away)" if away else ""))
+                elif seat.spec == HUMAN:
+                    seats.append("open")
+                else:
+                    seats.append(f"bot {seat.spec}")
+            rows.append({"id": table.id, "code": table.code, "name": table.config.name,
+                         "status": table.status_text(), "seats": ", ".join(seats),
+                         "spectators": len(table.spectators), "age": round(now - table.opened),
+                         "public": table.config.public})
+        return rows
+
+    def kick(self, token: str, why: str) -> bool:
+        """Tell the session ``token`` it is kicked (``why``) and unseat it as a dropped
+        connection (the stand-in plays its seat); whether its app was connected."""
+        client = self.client_of(token)
+        if client is None:
+            return False
+        client.send({"op": "kicked", "why": why})
+
+        async def unseat() -> None:
+            if client.table is not None:
+                await self.leave_table(client, dropped=True, why="was removed by the "
+                                                                  "server's operator")
+            client.close()
+
+        self.spawn(unseat())
+        return True
+
+    def tell_player(self, identity: str, text: str) -> None:
+        for client in list(self.clients):
+            if client.identity == identity:
+                client.send({"op": "notice", "text": text})
+
+    def say(self, text: str, seconds: float) -> int:
+        """The operator's notice to every connected session; how many got it."""
+        self.notice = (text, time.monotonic() + seconds)
+        reached = 0
+        for client in list(self.clients):
+            if client.identity is not None and not client.closed:
+                client.send({"op": "say", "text": text, "seconds": seconds})
+                reached += 1
+        return reached
+
+    def set_motd(self, text: str | None) -> None:
+        self.motd = text
+        for client in list(self.clients):
+            if client.identity is not None:
+                client.send({"op": "motd", "text": text or ""})
+
+    async def close_by_code(self, code: str, why: str) -> bool:
+        wanted = normal_code(code)
+        table = next((t for t in self.tables.values() if t.code == wanted), None)
+        if table is None or table.status not in (WAITING, PLAYING, FINISHED):
+            return False
+        self.tell(table, f"The server's operator closed this table: {why}.")
+        await self.close_table(table, why)
+        return True
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
         """The open tables (waiting or playing) where this player holds a seat."""
@@ -716,6 +884,7 @@ class TableService:
 
     # --- the match's pace: bots, stand-ins and the clock -----------------------------------
     def after_move(self, table: Table) -> None:
+        self.on_move()
         self.pump(table)
         self.broadcast(table)
 
@@ -921,5 +1090,7 @@ _HANDLERS: dict[str, Callable[[TableService, Client, dict[str, Any]], Any]] = {
     "chat": TableService.req_chat,
     "reopen": TableService.req_reopen,
     "mine": TableService.req_mine,
+    "ignore": TableService.req_ignore,
+    "report": TableService.req_report,
 }
 __all__ = ["HUMAN", "TableLimits", "TableService"]

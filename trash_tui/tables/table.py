@@ -16,6 +16,7 @@ start, act); ``service.py`` does the talking, the timers and the saving.
 from __future__ import annotations
 
 import secrets
+import time
 from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
@@ -178,6 +179,7 @@ class Table:
     empty_since: float | None = None  # when the last one connected left (loop time)
     deals_seen: int = 0  # finished deals the service has paced (a pause after each)
     failures: int = 0  # steps (bots, stand-ins, the clock) that failed in a row
+    opened: float = field(default_factory=time.time)  # when it was opened (or restored)
     chat: deque[dict[str, Any]] = field(  # the last chat lines, for those who arrive later
         default_factory=lambda: deque(maxlen=CHAT_KEPT))
 

@@ -8,7 +8,10 @@ move, shown in order, one at a time. The status line says whose turn it is and, 
 turn clock runs, how long is left; a player the stand-in is playing for (away) takes the
 seat back with any key. An end-of-deal summary closes by itself after
 ``SUMMARY_SECONDS`` (the table does not wait for one player to read it). ``c`` opens the
-one-line table chat, ``m`` hides or shows its lines in the log. ``esc`` asks before a
+one-line table chat, ``m`` hides or shows its lines in the log, ``p`` lists the people at
+the table to hide one person's chat lines or report them (``people.py``). A notice from
+the server's operator (``server_notice``) is a box at the top of the side column, over
+the log (never over the status line or the cards), gone after its seconds. ``esc`` asks before a
 seated player leaves a match in play. A board that no longer gets its table's updates
 (the connection lost, the seat taken in another session) says so. Spectators see the
 same board with no keys to play.
@@ -21,11 +24,12 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.people import PeopleScreen
 from trash_tui.app.trash.board import CHAIN_STEP, BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.widgets.game_log import GameLog
@@ -77,6 +81,7 @@ class SharedBoardScreen(BoardScreen):
 
     DEFAULT_CSS = """
     #shared-chat { height: 1; border: none; padding: 0 1; }
+    #server-notice { height: auto; max-height: 8; border: round $warning; padding: 0 1; }
     """
     AUTO_FOCUS = None  # keys go to the board
     summary_seconds = SUMMARY_SECONDS
@@ -84,6 +89,7 @@ class SharedBoardScreen(BoardScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat", id="shared-chat-open"),
         Binding("m", "mute", "Hide chat", id="shared-chat-mute", show=False),
+        Binding("p", "people", "People", id="shared-people", show=False),
         Binding("escape", "leave", "Leave", id="leave"),
     ]
 
@@ -101,6 +107,9 @@ class SharedBoardScreen(BoardScreen):
         self.standings_wait: Any = None  # the timer that shows the standings without them
         self.standings_up = False
         self.early: list[dict[str, Any]] = []  # messages that came before it was up
+        self.chatted: list[str] = []  # the names that chatted here (for ``p``)
+        self.hidden: set[str] = set()  # the names whose chat lines this player hid
+        self.notice_timer: Any = None  # removes the operator's notice
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
     def started(self) -> None:
@@ -137,6 +146,9 @@ class SharedBoardScreen(BoardScreen):
             self.shared.sent_at = None  # the move was refused: the turn is still ours
             self.refresh_view()
         elif op == "chat":
+            who = clean(message.get("from", ""), 32)
+            if who and who not in self.chatted and not message.get("mine"):
+                self.chatted.append(who)
             if not self.chat_hidden:
                 log = self.query_one(GameLog)
                 self.query_one(GameLog).write(chat_text(message, log.content_size.width or None))
@@ -208,7 +220,7 @@ class SharedBoardScreen(BoardScreen):
             return False  # no expert's help at a table of people
         if self.detached:  # its table sends nothing more: only leaving (and the rules)
             return action in ("leave", "open_rules")
-        if action in ("chat", "mute"):
+        if action in ("chat", "mute", "people"):
             return True
         return super().check_action(action, parameters)
 
@@ -230,6 +242,38 @@ class SharedBoardScreen(BoardScreen):
                         max_length=CHAT_LENGTH, id="shared-chat")
         self.mount(chat, before=self.query_one("#board-status"))
         chat.focus()
+
+    def action_people(self) -> None:
+        """The people at the table: hide one's chat lines, or report them."""
+        shared = self.shared
+        names = [clean(seat.get("name") or "", 32) for index, seat in
+                 enumerate(shared.table["seats"])
+                 if seat["kind"] == "human" and index != shared.seat]
+        names += [name for name in self.chatted if name not in names]
+        mine = (self.link.welcome or {}).get("name") if shared.watching else None
+        names = [name for name in names if name and name != mine]
+        self.app.push_screen(PeopleScreen(self.link, names, self.hidden))
+
+    def server_notice(self, text: str, seconds: float) -> None:
+        """The operator's notice: a box at the top of the side column (the log gives it
+        room), gone after ``seconds``."""
+        for old in self.query("#server-notice"):
+            old.remove()
+        if self.notice_timer is not None:
+            self.notice_timer.stop()
+        box = Static(clean(text, 300), id="server-notice", markup=False)
+        box.border_title = "From the server"
+        side = self.query("#board-side")
+        if side:
+            side.first().mount(box, before=self.query_one(GameLog))
+        else:
+            self.mount(box, before=self.query_one("#board-status"))
+        self.notice_timer = self.set_timer(seconds, self.notice_gone)
+
+    def notice_gone(self) -> None:
+        self.notice_timer = None
+        for box in self.query("#server-notice"):
+            box.remove()
 
     def action_mute(self) -> None:
         self.chat_hidden = not self.chat_hidden

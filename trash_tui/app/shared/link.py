@@ -42,6 +42,7 @@ class TablesLink:
         self.welcome: dict[str, Any] | None = None
         self.reader_task: asyncio.Task[None] | None = None
         self.closed = False
+        self.motd: str | None = None  # the server's message of the day (``notices``)
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str] = os.environ) -> TablesLink | None:

@@ -106,6 +106,7 @@ class TablesScreen(Screen[None]):
         yield TrashFooter()
 
     def on_mount(self) -> None:
+        self.show_motd()
         self.link.listen(self.on_table_message)
         self.link.send({"op": "list", "follow": True})
         if self.request is not None:  # its answer (the table) comes to this screen
@@ -167,6 +168,15 @@ class TablesScreen(Screen[None]):
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
         elif op == "disconnected":
             self.say("⚠ The connection to the tables is lost.")
+        elif op == "motd":
+            self.call_later(self.show_motd)  # (the link's notices keep it first)
+
+    def show_motd(self) -> None:
+        """The server's message of the day under the title (none: the title alone)."""
+        motd = getattr(self.link, "motd", None)
+        title = "Tables on this server"
+        self.query_one("#tables-title", Label).update(
+            f"{title}\n📢 {clean(motd, 200)}" if motd else title)
 
     def fill(self) -> None:
         """The list, its columns as wide as the screen allows."""

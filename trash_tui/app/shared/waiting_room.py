@@ -133,6 +133,10 @@ class TableWaitingScreen(Screen[None]):
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.pop_screen()
 
+    def server_notice(self, text: str, seconds: float) -> None:
+        """The operator's notice, in the room's log (above the chat line)."""
+        self.query_one(RichLog).write(Text(f"📢 From the server: {clean(text, 300)}"))
+
     def action_start(self) -> None:
         self.link.send({"op": "start"})
 

@@ -1,0 +1,80 @@
+"""What the server's operator tells a session over the table link, whatever screen is up.
+
+``ServerNotices.attach(app, link)`` listens to the link for the whole session (screens
+come and go):
+
+- ``say``: the operator's notice. A screen that has a place for it (``server_notice``:
+  the shared board's side column, the waiting room's log) shows it there, where it covers
+  neither the status line nor the cards; any other screen shows it as a toast. It goes
+  after its seconds.
+- ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
+  show it (the Tables screen's title line) and shown once as a toast where it covers
+  nothing needed (not on a board).
+- ``kicked``: the operator ended this session: the app says goodbye with the reason.
+
+Everything shown is cleaned (``trash_tui.text.clean``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from trash_tui.app.shared.link import TablesLink
+from trash_tui.text import clean
+
+TEXT_LENGTH = 300
+DEFAULT_SECONDS = 15.0
+KICK_GOODBYE = 3.0  # seconds the goodbye is shown (the server ends the session after)
+
+
+def seconds_of(message: dict[str, Any]) -> float:
+    value = message.get("seconds", DEFAULT_SECONDS)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return DEFAULT_SECONDS
+    return min(3600.0, max(1.0, float(value)))
+
+
+class ServerNotices:
+    """The operator's messages, shown in whichever screen the app has up."""
+
+    def __init__(self, app: Any, link: TablesLink) -> None:
+        self.app = app
+        self.link = link
+
+    @classmethod
+    def attach(cls, app: Any, link: TablesLink | None) -> ServerNotices | None:
+        if link is None:
+            return None
+        notices = cls(app, link)
+        link.listen(notices.on_message)
+        return notices
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):  # a notice never takes the app down
+            self.handle(message)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "say":
+            self.say(clean(message.get("text", ""), TEXT_LENGTH), seconds_of(message))
+        elif op == "motd":
+            text = clean(message.get("text", ""), TEXT_LENGTH).strip() or None
+            self.link.motd = text
+            if text and getattr(self.app.screen, "server_notice", None) is None:
+                self.app.notify(text, title="Message of the day", timeout=12, markup=False)
+        elif op == "kicked":
+            why = clean(message.get("why", ""), TEXT_LENGTH)
+            goodbye = getattr(self.app, "say_goodbye", None)
+            if goodbye is not None:
+                goodbye(f"The server's operator ended this session: {why}",
+                        delay=KICK_GOODBYE)
+
+    def say(self, text: str, seconds: float) -> None:
+        if not text:
+            return
+        shown = getattr(self.app.screen, "server_notice", None)
+        if shown is not None:
+            shown(text, seconds)
+        else:
+            self.app.notify(text, title="From the server", timeout=seconds, markup=False)
