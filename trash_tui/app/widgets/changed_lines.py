@@ -64,8 +64,9 @@ class ChangedLines(Widget):
         lines = self.text_lines()
         if lines is None:
             text = self.render()
-            if not isinstance(text, Text):
-                return Visual.to_strips(self, self._render(), width, height, style)
+            if not isinstance(text, Text):  # (as Textual's own render: markup on)
+                return Visual.to_strips(self, visualize(self, text, markup=True), width,
+                                        height, style)
             lines = text.split("\n", allow_blank=True)
         strips: list[Strip] = []
         if len(self._drawn_lines) > MAX_DRAWN_LINES:
@@ -108,8 +109,7 @@ class ChangedLines(Widget):
         if self._lines is None or self._lines_size != self.size or not self.is_mounted:
             self.refresh()
             return
-        self._layout_cache.clear()  # Textual keeps what render() gave until a refresh
-        lines = self._draw()
+        lines = self._draw()  # (from render() itself: nothing Textual keeps of it is used)
         width = self.size.width
         changed = [Region(0, y, width, 1) for y, (old, new) in
                    enumerate(zip_longest(self._lines, lines)) if old != new]
