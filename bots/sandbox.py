@@ -346,7 +346,24 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         args += [shutil.which("setpriv") or "setpriv", f"--reuid={SANDBOX_UID}",
                  f"--regid={SANDBOX_UID}", "--clear-groups", "--inh-caps=-all",
                  "--no-new-privs", "--"]
-    prepared.argv = [*args, *command]
+    # bwrap reads its options from a pipe: the sandbox's first process (bwrap itself,
+    # whose command line every process inside may read) shows no path, name or setting,
+    # only the bot's own command
+    cut = args.index("--")
+    words = b"".join(word.encode() + b"\0" for word in args[1:cut])
+    read_end, write_end = os.pipe()
+    try:
+        if len(words) >= 65536:  # more than a pipe holds before bwrap reads it
+            raise SandboxError("the sandbox's arguments are too long (over 64 KiB)")
+        os.write(write_end, words)
+    except BaseException:
+        os.close(read_end)
+        prepared.close()
+        raise
+    finally:
+        os.close(write_end)
+    prepared.pass_fds = (*prepared.pass_fds, read_end)
+    prepared.argv = [BWRAP, "--args", str(read_end), *args[cut:], *command]
     return prepared
 
 

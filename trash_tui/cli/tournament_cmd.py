@@ -15,6 +15,9 @@ from typing import Any
 
 import click
 
+from bots.external import is_external
+from bots.sandbox import folder_problem
+from bots.sandbox import problem as sandbox_problem
 from trash_tui.history import History, HistoryError, default_history_path
 from trash_tui.text import clean, is_unsafe, visible
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
@@ -173,7 +176,35 @@ def describe(config: TournamentConfig) -> str:
     ]
     if config.time_limit is not None:
         lines.append(f"time limit: {config.time_limit:g} s per decision")
+    lines += sandbox_lines(config)
     return "\n".join(lines)
+
+
+def sandbox_lines(config: TournamentConfig) -> list[str]:
+    """Which bots run in the sandbox, whether it works here, and what is not protected."""
+    lines = []
+    sandboxed = config.sandboxed
+    outside = [bot.name for bot in config.bots
+               if is_external(bot.spec) and not bot.spec.get("sandbox")]
+    problem = sandbox_problem()
+    works = "works on this machine" if problem is None else f"cannot run here: {problem}"
+    if sandboxed:
+        lines.append("sandboxed: " + ", ".join(clean(name, 40) for name in sandboxed)
+                     + f" (the sandbox {works})")
+        for bot in config.bots:
+            folder = bot.spec.get("cwd")
+            trouble = folder_problem(folder) if bot.name in sandboxed and folder else None
+            if trouble:
+                lines.append(f"warning: bot {clean(bot.name, 40)}: {visible(trouble)}")
+    if outside:
+        lines.append("not sandboxed (they can read this file, its seed and the runner's "
+                     "processes): " + ", ".join(clean(name, 40) for name in outside)
+                     + f"; sandbox = true runs them in bubblewrap (the sandbox {works})")
+    if config.weak_seed:
+        lines.append(f"warning: seed = {config.seed} is small enough to be found by trying "
+                     "every seed against the cards a bot sees; give sandboxed bots a random "
+                     "63-bit seed (python3 -c 'import secrets; print(secrets.randbits(63))')")
+    return lines
 
 
 def _shown_error(exc: HistoryError) -> HistoryError:
