@@ -1,0 +1,185 @@
+"""The sandbox changes nothing in play: a sandboxed bot and the same bot outside play the
+identical games, and a tournament's results are the same with ``[sandbox]`` on or off.
+A sandbox that cannot run, or a broken ``sandbox`` key, is one clear line, never a
+traceback. Skipped, with the reason, only where the sandbox cannot run here."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.external import close_idle, external_bot
+from bots.registry import make_bot
+from bots.runner import play_match
+from bots.sandbox import Sandbox, problem, sandbox_command
+from trash_tui.engine.record import match_record
+from trash_tui.rules import Rules
+from trash_tui.tournament.config import TournamentError, load_tournament
+from trash_tui.tournament.runner import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "bots" / "examples"
+PROBLEM = problem()
+needs_sandbox = pytest.mark.skipif(PROBLEM is not None,
+                                   reason=f"the sandbox cannot run here: {PROBLEM}")
+
+
+def _records(bots: list, matches: int = 6) -> list[dict]:
+    records = []
+    for seed in range(matches):
+        match = play_match(Rules(), bots, 100 + seed)
+        records.append(match_record(match, ["a", "b"]))
+    return records
+
+
+@needs_sandbox
+@pytest.mark.parametrize("command", [[sys.executable, "greedy_bot.py"],
+                                     ["sh", "greedy_awk.sh"]], ids=["python", "awk"])
+def test_a_sandboxed_bot_plays_exactly_as_outside(command: list[str]) -> None:
+    spec = {"name": "g", "command": command, "cwd": str(EXAMPLES)}
+    outside = _records([external_bot(spec, 1), make_bot("greedy", seed=2)])
+    inside = _records([external_bot({**spec, "sandbox": True}, 1), make_bot("greedy", seed=2)])
+    close_idle()
+    assert inside == outside
+
+
+@needs_sandbox
+def test_an_isolated_bot_in_the_sandbox_plays_as_in_process() -> None:
+    sandboxed = {"bot": "greedy", "isolate": True, "sandbox": True}
+    inside = _records([external_bot(sandboxed, 1), make_bot("greedy", seed=2)])
+    local = _records([make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+    close_idle()
+    assert inside == local
+
+
+def _tournament(folder: Path, sandbox: bool) -> Path:
+    folder.mkdir()
+    folder.chmod(0o755)
+    shutil.copy(EXAMPLES / "greedy_bot.py", folder)
+    path = folder / "t.toml"
+    path.write_text(f"""seed = 4611686018427387903
+matches = 3
+[sandbox]
+enabled = {'true' if sandbox else 'false'}
+[[bots]]
+name = "py"
+command = ["{sys.executable}", "greedy_bot.py"]
+[[bots]]
+name = "iso"
+bot = "normal"
+isolate = true
+[[bots]]
+bot = "greedy"
+""", encoding="utf-8")
+    return path
+
+
+@needs_sandbox
+def test_a_tournament_gives_the_same_results_in_the_sandbox(tmp_path: Path) -> None:
+    games = {}
+    for sandbox in (False, True):
+        config = load_tournament(_tournament(tmp_path / f"s{sandbox}", sandbox))
+        assert config.sandboxed == (("py", "iso") if sandbox else ())
+        outcome = run_tournament(config, tmp_path / f"s{sandbox}" / "out")
+        assert outcome.status == "finished"
+        games[sandbox] = [(g["seats"], g["places"], g["turns"], g["forfeit"])
+                          for g in outcome.games]
+    assert games[True] == games[False]
+
+
+@needs_sandbox
+def test_the_sandbox_shows_its_first_process_no_path() -> None:
+    """bwrap, the sandbox's first process, reads its options from a pipe: its command line
+    (which every process inside may read) names no folder, file or setting."""
+    prepared = sandbox_command(["cat", "/proc/1/cmdline"], "/tmp", {"PATH": "/usr/bin:/bin"},
+                               Sandbox(hidden=("/secret/tournament.toml",)))
+    popen = subprocess.Popen(prepared.argv, pass_fds=prepared.pass_fds,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    prepared.started(popen.pid)  # a root runner's namespace gets its maps here
+    out, _ = popen.communicate(timeout=30)
+    words = out.split(b"\0")
+    assert words[:2] == [b"bwrap", b"--args"]
+    assert b"/secret" not in out and b"--ro-bind" not in out
+
+
+# --- clear errors ---------------------------------------------------------------------------
+
+def test_a_sandbox_that_is_not_true_or_false_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('seed = 1\nmatches = 1\n[[bots]]\nbot = "greedy"\n'
+                    '[[bots]]\nbot = "random"\nsandbox = "yes"\n', encoding="utf-8")
+    with pytest.raises(TournamentError, match=r"t.toml:7: bots\[2\]\.sandbox: expected true "
+                                              "or false"):
+        load_tournament(path)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("processes = 0", r"t.toml:4: sandbox.processes: must be an integer from 1 to 4096"),
+    ("tmp_mb = true", r"t.toml:4: sandbox.tmp_mb: must be an integer"),
+    ("color = 1", r"t.toml:4: sandbox.color: unknown key; known keys are enabled"),
+    ("enabled = 1", r"t.toml:4: sandbox.enabled: expected true or false"),
+])
+def test_a_broken_sandbox_table_is_a_located_error(tmp_path: Path, line: str,
+                                                   message: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(f'seed = 1\nmatches = 1\n[sandbox]\n{line}\n[[bots]]\nbot = "greedy"\n'
+                    '[[bots]]\nbot = "random"\n', encoding="utf-8")
+    with pytest.raises(TournamentError, match=message):
+        load_tournament(path)
+
+
+def test_without_bwrap_a_sandboxed_bot_is_one_line_saying_what_to_install(
+        tmp_path: Path) -> None:
+    """The CLI in a process whose PATH has no bwrap: exit code 2, one line, no traceback."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("prlimit", "setpriv", "sh"):
+        found = shutil.which(tool)
+        if found:
+            (tools / tool).symlink_to(found)
+    path = tmp_path / "t.toml"
+    path.write_text(f'seed = 1\nmatches = 1\n[[bots]]\nname = "py"\ncommand = '
+                    f'["{sys.executable}", "x.py"]\nsandbox = true\n[[bots]]\nbot = "random"\n',
+                    encoding="utf-8")
+    (tmp_path / "x.py").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "tournament", "check",
+                           str(path)], capture_output=True, text=True, check=False,
+                          cwd=ROOT, env={**os.environ, "PATH": str(tools)}, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "bots[1].sandbox" in lines[0]
+    assert "the sandbox needs bwrap, which is not installed: install bubblewrap" in lines[0]
+    assert "or set sandbox = false" in lines[0]
+
+
+@needs_sandbox
+def test_check_says_which_bots_are_sandboxed_and_that_the_sandbox_works(
+        tmp_path: Path) -> None:
+    path = _tournament(tmp_path / "t", True)
+    text = path.read_text(encoding="utf-8").replace("seed = 4611686018427387903", "seed = 7")
+    path.write_text(text + '[[bots]]\nname = "open"\ncommand = ["sh", "x.sh"]\n'
+                    "sandbox = false\n", encoding="utf-8")
+    (path.parent / "x.sh").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "tournament", "check",
+                           str(path)], capture_output=True, text=True, check=False, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "sandboxed: py, iso (the sandbox works on this machine)" in done.stdout
+    assert "not sandboxed (they can read this file, its seed and the runner's processes): " \
+        "open" in done.stdout
+    assert "warning: seed = 7 is small enough to be found" in done.stdout
+
+
+def test_a_bot_file_sandbox_key_is_no_bot_parameter() -> None:
+    """``sandbox`` never reaches the bot's hello as a parameter."""
+    bot = external_bot({"name": "g", "command": ["sh", "x"], "sandbox": False, "depth": 3})
+    assert bot.params == {"depth": 3}
+    assert json.loads(json.dumps(bot.params)) == {"depth": 3}
