@@ -4,11 +4,25 @@
 files do not exist until a test writes them), and ``NO_COLOR`` is removed so snapshots
 keep their colours whatever the environment says. Text cursors do not blink, so a
 snapshot never catches one half-way.
+
+The suite runs on stock Textual; with ``TRASH_TEXTUAL_PATCHES=1`` it runs with the app's
+speed-ups to Textual applied (``trash_tui.app.textual_compat``), as the SSH server's
+sessions do (``tests/test_textual_compat.py`` runs the snapshot suite that way).
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("TRASH_TEXTUAL_PATCHES") == "1":
+        from trash_tui.app import textual_compat
+
+        applied = textual_compat.apply(print)
+        assert applied, "TRASH_TEXTUAL_PATCHES=1: no patch applies to this Textual"
 
 
 @pytest.fixture(autouse=True)
