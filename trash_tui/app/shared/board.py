@@ -114,7 +114,9 @@ class SharedBoardScreen(BoardScreen):
 
     def started(self) -> None:
         """Up: the turn clock's seconds tick; a notice the app kept for this table (back
-        at your seat) is said here, on the status line."""
+        at your seat) is said here, on the status line. Toasts still up from the screens
+        before (the message of the day) go: they would cover the table."""
+        self.app.clear_notifications()
         self.set_interval(1.0, self.tick)
         self.call_after_refresh(self.take_early)
         take_notice = getattr(self.app, "take_arrival_notice", None)
@@ -261,8 +263,8 @@ class SharedBoardScreen(BoardScreen):
             old.remove()
         if self.notice_timer is not None:
             self.notice_timer.stop()
-        box = Static(clean(text, 300), id="server-notice", markup=False)
-        box.border_title = "From the server"
+        box = Static(f"From the server:\n{clean(text, 300)}", id="server-notice",
+                     markup=False)
         side = self.query("#board-side")
         if side:
             side.first().mount(box, before=self.query_one(GameLog))

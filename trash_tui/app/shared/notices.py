@@ -8,8 +8,8 @@ come and go):
   neither the status line nor the cards; any other screen shows it as a toast. It goes
   after its seconds.
 - ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
-  show it (the Tables screen's title line) and shown once as a toast where it covers
-  nothing needed (not on a board).
+  show it (the Tables screen's title line) and shown once as a toast in the lobby (a
+  shared board clears toasts when it opens: they would cover the table).
 - ``kicked``: the operator ended this session: the app says goodbye with the reason.
 
 Everything shown is cleaned (``trash_tui.text.clean``).
@@ -25,6 +25,7 @@ from trash_tui.text import clean
 
 TEXT_LENGTH = 300
 DEFAULT_SECONDS = 15.0
+MOTD_SECONDS = 8.0  # the message of the day's toast in the lobby
 KICK_GOODBYE = 3.0  # seconds the goodbye is shown (the server ends the session after)
 
 
@@ -61,8 +62,9 @@ class ServerNotices:
         elif op == "motd":
             text = clean(message.get("text", ""), TEXT_LENGTH).strip() or None
             self.link.motd = text
-            if text and getattr(self.app.screen, "server_notice", None) is None:
-                self.app.notify(text, title="Message of the day", timeout=12, markup=False)
+            if text and type(self.app.screen).__name__ == "LobbyScreen":
+                self.app.notify(text, title="Message of the day", timeout=MOTD_SECONDS,
+                                markup=False)
         elif op == "kicked":
             why = clean(message.get("why", ""), TEXT_LENGTH)
             goodbye = getattr(self.app, "say_goodbye", None)
