@@ -81,3 +81,139 @@ async def test_item_4_esc_leaves_the_name_for_the_next_start(tmp_path: Path) -> 
             await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
     assert not path.exists()
+
+
+LOBBY_SCREENS = {"new_match", "app.open_history", "app.open_tournaments",
+                 "app.open_leaderboard", "app.open_stats", "app.open_rules",
+                 "app.open_settings", "app.quit"}
+
+
+def lobby_app(**options):
+    return create_app(settings=Settings(animation="off", name="Robin"), seed=7, **options)
+
+
+async def test_item_2_every_screen_the_lobby_leads_to_is_in_its_footer_and_buttons() -> None:
+    from trash_tui.app.widgets.footer import TrashFooter
+
+    for size in ((80, 24), (100, 30), (160, 48)):
+        app = lobby_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            footer = app.screen.query_one(TrashFooter)
+            drawn = {key.action for key in footer.drawn_keys()}
+            assert drawn >= LOBBY_SCREENS, (size, drawn)
+            shown = {(key.key, key.action) for key in footer.shown_keys()}
+            assert shown <= {(key.key, key.action) for key in footer.drawn_keys()}
+            assert footer.region.bottom == size[1]  # under the lobby's box
+            assert app.screen.query_one("#lobby").region.bottom <= footer.region.y
+            labels = {str(button.label) for button in app.screen.query("Button")}
+            assert {"Leaderboard", "Statistics"} <= labels
+            assert len(footer.drawn_keys()) and max(k.line for k in footer.drawn_keys()) \
+                == (1 if size[0] < 120 else 0)
+
+
+async def test_item_2_the_buttons_and_question_mark_open_their_screens() -> None:
+    from trash_tui.app.players.leaderboard_screen import LeaderboardScreen
+    from trash_tui.app.players.stats_screen import StatsScreen
+    from trash_tui.app.screens.rules_help import RulesHelpScreen
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for button, screen in (("#lobby-leaderboard", LeaderboardScreen),
+                               ("#lobby-stats", StatsScreen)):
+            await pilot.click(button)
+            await pilot.pause()
+            assert isinstance(app.screen, screen)
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesHelpScreen)
+
+
+async def test_item_2_the_palette_keys_are_a_box_that_esc_closes() -> None:
+    from trash_tui.app.screens.keys import KeysScreen
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        width = lobby.query_one("#lobby").region.width
+        [keys] = [c for c in app.get_system_commands(lobby) if c.title == "Keys"]
+        keys.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        listed = str(app.screen.query_one("#keys-list").render())
+        for words in ("n  New match", "l  Leaderboard", "p  Statistics", "r ?  Rules"):
+            assert words in listed, listed
+        assert not lobby.query("HelpPanel")
+        assert lobby.query_one("#lobby").region.width == width  # not squeezed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is lobby
+
+
+async def test_item_7_the_dice_game_in_the_lobby_has_its_rules_and_its_players() -> None:
+    from textual.widgets import Select
+
+    from trash_tui.app.neighbor.dialogs import NeighborRulesScreen
+    from trash_tui.app.screens.rules_help import RulesHelpScreen
+    from trash_tui.games import NEIGHBOR, TRASH
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        players = lobby.query_one("#lobby-players", Select)
+        assert players.value == 2
+        lobby.query_one("#lobby-game", Select).value = NEIGHBOR
+        await pilot.pause()
+        assert players.value == 3
+        assert not lobby.query_one("#lobby-rules-row").display  # no "your house rules"
+        assert "no house rules" in str(lobby.query_one("#lobby-rules-note").render())
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, NeighborRulesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        players.value = 5
+        lobby.query_one("#lobby-game", Select).value = TRASH
+        await pilot.pause()
+        assert players.value == 2 and lobby.query_one("#lobby-rules-row").display
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesHelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        lobby.query_one("#lobby-game", Select).value = NEIGHBOR
+        await pilot.pause()
+        assert players.value == 5  # each game keeps its own
+
+
+async def test_item_8_a_roomy_lobby_uses_the_room() -> None:
+    small, large = lobby_app(), lobby_app()
+    async with small.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not small.screen.query_one("#lobby-side").display
+        narrow = small.screen.query_one("#lobby").region
+    async with large.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        box = large.screen.query_one("#lobby").region
+        assert large.screen.query_one("#lobby-side").display
+        assert box.width >= 130 > narrow.width
+        assert "None yet" in str(large.screen.query_one("#lobby-last").render())
+
+
+async def test_item_9_the_palette_offers_no_new_match_during_a_match() -> None:
+    app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off", play_now=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert not titles & {"New match", "Continue"} and "Rules help" in titles
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"New match", "Continue"} <= titles

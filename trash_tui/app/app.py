@@ -43,6 +43,7 @@ from trash_tui.app.screens.remote import (
     NameScreen,
 )
 from trash_tui.app.screens.too_small import check_size
+from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
 from trash_tui.rules import Rules, RulesError
@@ -343,7 +344,7 @@ class TrashApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_tournaments":  # tournaments use the server's CPU: not over
-            return not self.remote or self.tables_link is not None  # SSH (t: the tables)
+            return not self.remote  # SSH (there the lobby's t is the shared tables)
         return True
 
     def action_suspend_process(self) -> None:
@@ -503,6 +504,11 @@ class TrashApp(App[None]):
     def action_open_rules(self) -> None:
         from trash_tui.app.screens.rules_help import RulesHelpScreen
 
+        if isinstance(self.screen, LobbyScreen) and self.lobby_game() != TRASH:
+            from trash_tui.app.neighbor.dialogs import NeighborRulesScreen
+
+            self.push_screen(NeighborRulesScreen())  # the dice game chosen in the lobby
+            return
         board_rules = getattr(getattr(self.screen, "controller", None), "rules", None)
         self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,
                                          keymap=self.settings.keymap))
@@ -510,8 +516,6 @@ class TrashApp(App[None]):
     def lobby_game(self) -> str:
         """The game chosen in the lobby's form (Trash when there is no lobby)."""
         from textual.css.query import NoMatches
-
-        from trash_tui.games import TRASH
 
         lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
         try:
@@ -538,12 +542,20 @@ class TrashApp(App[None]):
                                          self.lobby_game()))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("New match", "Start a match with the lobby's choices",
-                            self.command_new_match)
-        if self.unfinished_match() is not None:
-            yield SystemCommand("Continue", "Continue the unfinished match",
-                                self.continue_match)
+        from trash_tui.app.screens.keys import KeysScreen, screen_keys
+
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":  # Textual's panel squeezes the lobby: a box instead
+                yield SystemCommand("Keys", "Every key of this screen (esc closes)",
+                                    lambda: self.push_screen(KeysScreen(screen_keys(screen))))
+            else:
+                yield command
+        if getattr(screen, "controller", None) is None:  # not during a match
+            yield SystemCommand("New match", "Start a match with the lobby's choices",
+                                self.command_new_match)
+            if self.unfinished_match() is not None:
+                yield SystemCommand("Continue", "Continue the unfinished match",
+                                    self.continue_match)
         yield SystemCommand("Match history", "Finished matches and their replays",
                             self.action_open_history)
         if not self.remote:

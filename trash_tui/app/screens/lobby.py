@@ -9,6 +9,12 @@ holds a seat at (``mine``): with no unfinished match of its own, it names that t
 say, the settings' own line-up (mixed levels, bot tables) is used as it is. What the lobby
 has to say (a choice it refuses, a match waiting) is a line in its box (``say``), not a
 toast over the footer; it goes when the form changes or another screen opens.
+
+Every screen the lobby leads to has a button and a key in the footer (which takes a second
+line rather than leave a key out); ``r`` or ``?`` explains the game chosen in the form.
+The dice game has no house rules, so its form has no Rules field, and each game keeps its
+own number of players. In a roomy terminal (``ROOMY``) the box grows and shows the
+player's last matches beside the form.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -27,7 +34,7 @@ from trash_tui import __version__
 from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names
 from trash_tui.app.screens.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
 from trash_tui.app.widgets.footer import TrashFooter
-from trash_tui.games import NEIGHBOR, TRASH
+from trash_tui.games import NEIGHBOR, SHORT_TITLES, TRASH
 from trash_tui.history import MatchRow
 from trash_tui.play.controller import HUMAN
 from trash_tui.presets import PRESETS, preset_name_of
@@ -38,6 +45,8 @@ from trash_tui.text import clean
 TRASH_GAME, NEIGHBOR_GAME = TRASH, NEIGHBOR
 NEIGHBOR_LEVELS = ("smart", "random")
 NEIGHBOR_MIN_PLAYERS = 3
+ROOMY = (120, 40)  # from this size on (columns, lines) the lobby is roomy
+LAST_MATCHES = 12  # lines of last matches in a roomy lobby
 
 if TYPE_CHECKING:
     from trash_tui.app.app import TrashApp
@@ -86,18 +95,27 @@ class LobbyScreen(Screen[None]):
 
     DEFAULT_CSS = """
     LobbyScreen { align: center middle; }
-    #lobby { width: 78; max-width: 100%; height: auto; border: round $accent;
-             padding: 0 1; }
-    #lobby-title { text-style: bold; width: 100%; content-align: center middle;
-                   margin-bottom: 1; }
+    #lobby { width: 78; max-width: 100%; height: auto; max-height: 100%;
+             border: round $accent; padding: 0 1; }
+    #lobby-title { text-style: bold; width: 100%; content-align: center middle; }
+    LobbyScreen.-tall #lobby-title { margin-bottom: 1; }
+    #lobby-body { height: auto; }
     #lobby-menu { width: 24; height: auto; margin-right: 2; }
-    #lobby-menu Button { width: 100%; margin-bottom: 1; }
+    #lobby-menu Button { width: 100%; }
+    #lobby-side { display: none; width: 44; height: auto; margin-left: 3; }
+    #lobby-side-title { text-style: bold; }
+    #lobby-last { color: $text-muted; height: auto; }
+    LobbyScreen.-tall #lobby-menu Button { margin-bottom: 1; }
+    LobbyScreen.-roomy #lobby { width: 136; padding: 1 2; }
+    LobbyScreen.-roomy #lobby-menu { width: 28; margin-right: 3; }
+    LobbyScreen.-roomy #lobby-side { display: block; }
+    #lobby-rules-row { height: auto; }
     #lobby-form { width: 1fr; height: auto; }
     #lobby-form Select { width: 100%; }
     #lobby-table, #lobby-game-row { height: auto; }
     #lobby-table Vertical, #lobby-game-row Vertical { width: 1fr; height: auto; }
     #lobby-rules-note { color: $text-muted; height: auto; max-height: 3; }
-    #lobby-continue-note { margin-top: 1; }
+    LobbyScreen.-tall #lobby-continue-note { margin-top: 1; }
     #lobby-notice { height: auto; }
     #lobby-suggestion { height: auto; color: $text-muted; display: none; }
     #lobby-notice.-error { color: $text-error; }
@@ -107,15 +125,13 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_match", "New match", id="new-match"),
         Binding("c", "continue_match", "Continue", id="continue-match"),
         Binding("h", "app.open_history", "History", id="open-history"),
-        # the lobby's buttons and the palette show these two: the footer fits 80 columns
-        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments",
-                show=False),
+        # every screen the lobby leads to, in the footer (a second line if need be)
+        Binding("t", "app.open_tournaments", "Tournaments", id="open-tournaments"),
+        Binding("t", "tables", "Tables", id="open-tables"),  # over SSH
+        Binding("l", "app.open_leaderboard", "Leaderboard", id="open-leaderboard"),
+        Binding("p", "app.open_stats", "Statistics", id="open-stats"),
+        Binding("r,question_mark", "app.open_rules", "Rules", id="open-rules"),
         Binding("s", "app.open_settings", "Settings", id="open-settings"),
-        Binding("r", "app.open_rules", "Rules", id="open-rules", show=False),
-        # ratings: in the palette and the lobby's line under the form, not the footer
-        Binding("l", "app.open_leaderboard", "Leaderboard", id="open-leaderboard",
-                show=False),
-        Binding("p", "app.open_stats", "Your statistics", id="open-stats", show=False),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
@@ -129,7 +145,7 @@ class LobbyScreen(Screen[None]):
         level = _first_opponent(settings.seats)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
-            with Horizontal():
+            with Horizontal(id="lobby-body"):
                 with Vertical(id="lobby-menu"):
                     yield Button("New match", id="lobby-start", variant="primary",
                                  compact=True)
@@ -138,6 +154,8 @@ class LobbyScreen(Screen[None]):
                     # over SSH the same place (and t) leads to the server's shared tables
                     yield Button("Tables" if app.tables_link is not None else "Tournaments",
                                  id="lobby-tournaments", compact=True)
+                    yield Button("Leaderboard", id="lobby-leaderboard", compact=True)
+                    yield Button("Statistics", id="lobby-stats", compact=True)
                     yield Button("Settings", id="lobby-settings", compact=True)
                     yield Button("Rules help", id="lobby-rules-help", compact=True)
                     yield Button("Quit", id="lobby-quit", compact=True)
@@ -164,38 +182,53 @@ class LobbyScreen(Screen[None]):
                                           for n in range(1, 9)],
                                          value=max(1, settings.seats.count(HUMAN)),
                                          allow_blank=False, id="lobby-humans")
-                    yield Label("Rules")
-                    yield Select(rules_choices, value=preset or "custom", allow_blank=False,
-                                 id="lobby-rules")
+                    with Vertical(id="lobby-rules-row"):
+                        yield Label("Rules")
+                        yield Select(rules_choices, value=preset or "custom",
+                                     allow_blank=False, id="lobby-rules")
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
                     yield Static("", id="lobby-suggestion")
                     yield Static("", id="lobby-notice")
-        yield TrashFooter()
+                with Vertical(id="lobby-side"):
+                    yield Label("Your last matches", id="lobby-side-title")
+                    yield Static("", id="lobby-last")
+        yield TrashFooter(wrap=True)
 
     @property
     def game(self) -> str:
         return str(self.query_one("#lobby-game", Select).value)
 
+    #: the game the form shows, and the number of players each game had in it
+    game_shown = TRASH_GAME
+    players_by_game: dict[str, int]
+
     def show_game(self, game: str) -> None:
-        """The form for ``game``: its opponents, and rules only for Trash."""
+        """The form for ``game``: its opponents, its own number of players (as the form
+        last had it for that game), and the Rules field only for Trash."""
         level = self.query_one("#lobby-level", Select)
         rules = self.query_one("#lobby-rules", Select)
         note = self.query_one("#lobby-rules-note", Static)
+        players = self.query_one("#lobby-players", Select)
+        if not hasattr(self, "players_by_game"):
+            self.players_by_game = {}
+        self.players_by_game[self.game_shown] = int(players.value)  # type: ignore[arg-type]
+        self.game_shown = game
+        self.query_one("#lobby-rules-row").display = game != NEIGHBOR_GAME
         if game == NEIGHBOR_GAME:
             level.set_options([(name, name) for name in NEIGHBOR_LEVELS])
             level.value = "smart"
             rules.disabled = True
             note.update("Help Your Neighbor: 3 to 8 players, two dice; cover your ten "
-                        "markers first. No house rules.")
-            players = self.query_one("#lobby-players", Select)
-            if int(players.value) < NEIGHBOR_MIN_PLAYERS:  # type: ignore[arg-type]
-                players.value = NEIGHBOR_MIN_PLAYERS
+                        "markers first. The dice game has no house rules.")
+            players.value = max(NEIGHBOR_MIN_PLAYERS, self.players_by_game.get(
+                game, int(players.value)))  # type: ignore[arg-type]
         else:
             level.set_options(_opponents(self.trash_app.settings.seats))
             level.value = _first_opponent(self.trash_app.settings.seats)
             rules.disabled = False
             note.update(self.rules_note(str(rules.value)))
+            players.value = self.players_by_game.get(game, int(players.value))  # type: ignore[arg-type]
 
     @staticmethod
     def rules_note(choice: str) -> str:
@@ -240,6 +273,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
                                                                   app.tables_link is None)
         self.seats_held = ()
+        self.fit(app.size.width, app.size.height)
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
@@ -248,6 +282,32 @@ class LobbyScreen(Screen[None]):
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int, height: int) -> None:
+        """Room between the buttons from 30 lines on; from ``ROOMY`` on, a wider box
+        with the last matches beside the form."""
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        self.set_class(height >= 30, "-tall")
+        if roomy != self.has_class("-roomy"):
+            self.set_class(roomy, "-roomy")
+            if roomy:
+                self.show_last_matches()
+
+    def show_last_matches(self) -> None:
+        """The player's last matches (a roomy lobby shows them beside the form)."""
+        if not self.has_class("-roomy"):
+            return
+        history = self.trash_app.history
+        rows = history.matches(self.trash_app.owner, limit=LAST_MATCHES) \
+            if history is not None else []
+        lines = [f"{SHORT_TITLES.get(row.game, 'Trash'):<8} " + clean(
+            f"won by {row.winner}" if row.outcome == "won" and row.winner else row.outcome,
+            30) for row in rows]
+        self.query_one("#lobby-last", Static).update(Text(
+            "\n".join(lines) or "None yet: n starts one."))
 
     def on_unmount(self) -> None:
         link = self.trash_app.tables_link
@@ -299,7 +359,9 @@ class LobbyScreen(Screen[None]):
         line.display = bool(text)
 
     def show_unfinished(self) -> None:
-        """Enable Continue when there is an unfinished match, and say which one."""
+        """Enable Continue when there is an unfinished match, and say which one (and,
+        roomy, the last matches)."""
+        self.show_last_matches()
         row = self.trash_app.unfinished_match()
         self.has_unfinished = row is not None or bool(self.seats_held)
         button = self.query_one("#lobby-continue", Button)
@@ -317,7 +379,12 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue_match":
             return self.has_unfinished
+        if action == "tables":  # over SSH, t is the server's shared tables
+            return self.trash_app.remote and self.trash_app.tables_link is not None
         return True
+
+    def action_tables(self) -> None:
+        self.trash_app.open_tables()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {
@@ -325,6 +392,8 @@ class LobbyScreen(Screen[None]):
             "lobby-continue": self.action_continue_match,
             "lobby-history": self.trash_app.action_open_history,
             "lobby-tournaments": self.trash_app.action_open_tournaments,
+            "lobby-leaderboard": self.trash_app.action_open_leaderboard,
+            "lobby-stats": self.trash_app.action_open_stats,
             "lobby-settings": self.trash_app.action_open_settings,
             "lobby-rules-help": self.trash_app.action_open_rules,
             "lobby-quit": self.app.exit,

@@ -9,7 +9,9 @@ same line itself: when the keys it shows change it repaints one line, nothing mo
 It looks like Textual's footer (the same colours, the key then its label, the command
 palette key on the right behind a thin rule), shows the keys a screen's bindings show,
 dims those that are disabled, and a click on a key presses it (a disabled one rings the
-bell). ``drawn_keys()`` says what is shown and where (the tests read it).
+bell). ``drawn_keys()`` says what is shown and where (the tests read it). A footer made
+with ``wrap=True`` (the lobby's, whose keys lead to every other screen) takes a second line
+when its keys do not fit on one, rather than leave any out.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class ShownKey:
     group: str | None = None  # a group's keys are shown together, then its label
     start: int = 0
     end: int = 0
+    line: int = 0  # the footer's line (0 unless a wrapping footer took a second one)
 
 
 class TrashFooter(Widget, can_focus=False):
@@ -69,12 +72,15 @@ class TrashFooter(Widget, can_focus=False):
     }
     """
 
-    def __init__(self, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(self, *, wrap: bool = False, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self.wrap = wrap
         self._shown: tuple[ShownKey, ...] = ()
         self._placed: tuple[ShownKey, ...] = ()
         self._check_pending = False
+        if wrap:
+            self.styles.height = "auto"
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -114,7 +120,7 @@ class TrashFooter(Widget, can_focus=False):
         shown = self.shown_keys()
         if shown != self._shown:
             self._shown = shown
-            self.refresh()
+            self.refresh(layout=self.wrap)
 
     def drawn_keys(self) -> tuple[ShownKey, ...]:
         """The keys as last drawn, with the columns each takes."""
@@ -122,7 +128,43 @@ class TrashFooter(Widget, can_focus=False):
 
     # --- drawing ------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1
+        if not self.wrap:
+            return 1
+        return 1 + max((key.line for key in self._arrange(width)[1]), default=0)
+
+    @staticmethod
+    def _texts(keys: list[ShownKey], index: int) -> tuple[str, str]:
+        """A key's text and its label's."""
+        key = keys[index]
+        if key.group is None:
+            return f" {key.key_display} ", f"{key.description} "
+        # "2 3 4 … Uncover": the group's keys, its label after the last one
+        last = index + 1 == len(keys) or keys[index + 1].group != key.group
+        first = index == 0 or keys[index - 1].group != key.group
+        return f"{' ' if first else ''}{key.key_display}", (f" {key.group} " if last else " ")
+
+    def _arrange(self, width: int) -> tuple[str, list[ShownKey]]:
+        """Where each key goes (its line and columns) at ``width``; the palette's text."""
+        keys = [key for key in self._shown if not key.palette]
+        palette = next((key for key in self._shown if key.palette), None)
+        palette_text = f"{palette.key_display} {palette.description} " if palette else ""
+        room = width - (cell_len(palette_text) + 1 if palette else 0)
+        placed: list[ShownKey] = []
+        column = line = 0
+        for index, key in enumerate(keys):
+            key_text, label = self._texts(keys, index)
+            size = cell_len(key_text) + cell_len(label)
+            if column + size > room:
+                if not self.wrap or line > 0 or size > width:
+                    break
+                line, column, room = 1, 0, width  # the second line has no palette key
+            placed.append(_placed(key, column, column + cell_len(key_text)
+                                  + (cell_len(label) if key.group is None else 0), line))
+            column += size
+        if palette is not None and width > cell_len(palette_text) + 1:  # right of line 0
+            start = width - cell_len(palette_text)
+            placed.append(_placed(palette, start, start + cell_len(palette_text)))
+        return palette_text, placed
 
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
@@ -133,49 +175,37 @@ class TrashFooter(Widget, can_focus=False):
         background, foreground = self.styles.background, self.styles.color
         rule_style = base + Style(color=background.blend(foreground, RULE_SHADE).rich_color)
         dim = Style(dim=True)
-        segments: list[Segment] = []
-        placed: list[ShownKey] = []
-        column = 0
         keys = [key for key in self._shown if not key.palette]
         palette = next((key for key in self._shown if key.palette), None)
-        palette_text = f"{palette.key_display} {palette.description} " if palette else ""
-        room = width - (cell_len(palette_text) + 1 if palette else 0)
-        for index, key in enumerate(keys):
-            if key.group is None:
-                key_text, label = f" {key.key_display} ", f"{key.description} "
-            else:  # "2 3 4 … Uncover": the group's keys, its label after the last one
-                last = index + 1 == len(keys) or keys[index + 1].group != key.group
-                first = index == 0 or keys[index - 1].group != key.group
-                key_text = f"{' ' if first else ''}{key.key_display}"
-                label = f" {key.group} " if last else " "
-            size = cell_len(key_text) + cell_len(label)
-            if column + size > room:
-                break
+        palette_text, placed = self._arrange(width)
+        segments: list[Segment] = []
+        column = 0
+        for key in placed:
+            if key.line != y or key.palette:
+                continue
+            key_text, label = self._texts(keys, keys.index(_unplaced(key)))
             extra = Style() if key.enabled else dim
             segments += [Segment(key_text, key_style + extra),
                          Segment(label, label_style + (extra if key.group is None else dim
                                                         if not key.enabled else Style()))]
-            placed.append(_placed(key, column, column + cell_len(key_text)
-                                  + (cell_len(label) if key.group is None else 0)))
-            column += size
-        if palette is not None and width > cell_len(palette_text) + 1:
+            column += cell_len(key_text) + cell_len(label)
+        if y == 0 and palette is not None and width > cell_len(palette_text) + 1:
             gap = max(0, width - column - cell_len(palette_text) - 1)
             segments += [Segment(" " * gap, base), Segment(PALETTE_RULE, rule_style)]
-            start = column + gap + 1
             segments += [Segment(palette.key_display, key_style),
                          Segment(f" {palette.description} ", label_style)]
-            placed.append(_placed(palette, start, start + cell_len(palette_text)))
         self._placed = tuple(placed)
         return Strip(segments).crop_extend(0, width, base)
 
     # --- clicks -------------------------------------------------------------------------
-    def key_at(self, x: int) -> ShownKey | None:
-        """The key drawn at column ``x``, if any."""
-        return next((key for key in self._placed if key.start <= x < key.end), None)
+    def key_at(self, x: int, y: int = 0) -> ShownKey | None:
+        """The key drawn at column ``x`` of line ``y``, if any."""
+        return next((key for key in self._placed
+                     if key.line == y and key.start <= x < key.end), None)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         offset = event.get_content_offset(self)
-        key = None if offset is None else self.key_at(offset.x)
+        key = None if offset is None else self.key_at(offset.x, offset.y)
         if key is None:
             return
         event.stop()
@@ -185,6 +215,10 @@ class TrashFooter(Widget, can_focus=False):
             self.app.bell()
 
 
-def _placed(key: ShownKey, start: int, end: int) -> ShownKey:
+def _placed(key: ShownKey, start: int, end: int, line: int = 0) -> ShownKey:
     return ShownKey(key.key, key.key_display, key.description, key.action, key.enabled,
-                    key.palette, key.group, start, end)
+                    key.palette, key.group, start, end, line)
+
+
+def _unplaced(key: ShownKey) -> ShownKey:
+    return _placed(key, 0, 0)
