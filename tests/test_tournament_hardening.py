@@ -529,7 +529,8 @@ def test_runs_go_beside_the_history_database_unless_out_says(tmp_path: Path) -> 
 
     resumed = trash("tournament", "run", tmp_path / "files" / "tiny.toml", cwd=elsewhere,
                     history=data / "history.sqlite3")
-    assert f"tiny: 2 of 2 games already played; output folder {out}" in resumed.stderr
+    assert (f"tiny: 2 of 2 games already played, from {out / 'games.jsonl'}; --fresh starts "
+            f"a new run; output folder {out}") in resumed.stderr
 
 
 HOSTILE = """\

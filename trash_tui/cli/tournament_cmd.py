@@ -22,7 +22,7 @@ from trash_tui.history import History, HistoryError, default_history_path
 from trash_tui.text import clean, is_unsafe, visible
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
-from trash_tui.tournament.runner import RunError, run_tournament
+from trash_tui.tournament.runner import Kept, RunError, run_tournament
 from trash_tui.tournament.schedule import games_per_board, pairing_count, total_games
 from trash_tui.tournament.session import record_outcome, runs_folder
 
@@ -108,28 +108,34 @@ def tournament_group() -> None:
               help="History database (default: the user data folder, or $TRASH_TUI_HISTORY).")
 @click.option("--records", is_flag=True, help="Also write every game's replayable record to "
               "records.jsonl in the output folder (see trash replay).")
+@click.option("--fresh", is_flag=True, help="Start a new run instead of continuing the one "
+              "kept in the output folder or the history database (the earlier run is kept: "
+              "its folder is moved to OUT.old-N, its games stay in the database).")
 def run_command(file: str, workers: int, executor: str, scheduler: str | None,
                 out_dir: Path | None, resume: bool, history_path: Path | None,
-                records: bool) -> None:
+                records: bool, fresh: bool) -> None:
     """Run (or continue) the tournament FILE and print its results."""
     config = load_tournament(file)
     history_file = history_path or default_history_path()
     out = out_dir or default_out(file, history_file)
+    if resume and fresh:
+        raise click.ClickException("--resume and --fresh: choose one (continue the kept run, "
+                                   "or start a new one)")
     if resume and not (out / "games.jsonl").exists():
         raise click.ClickException(f"--resume: nothing to resume in {visible(out)}")
+    for line in sandbox_lines(config):
+        if line.startswith("warning:"):
+            click.echo(line, err=True)
     history = History(history_file)
     progress = Progress(list(config.bot_names), 0)
 
-    def say_start(folder: Path, kept: int, planned: int) -> None:
-        games = f"{planned:,} game{'s' if planned != 1 else ''}"
-        done = f"{kept:,} of {games} already played" if kept else games
-        click.echo(f"{clean(config.name, 80)}: {done}; output folder {visible(folder)}",
-                   err=True)
+    def say_start(folder: Path, kept: int, planned: int, origin: Kept) -> None:
+        click.echo(start_line(config, folder, kept, planned, origin), err=True)
 
     try:
         outcome = run_tournament(config, out, workers=workers, executor=executor,
                                  scheduler=scheduler, history=history, progress=progress,
-                                 records=records, started_hook=say_start)
+                                 records=records, started_hook=say_start, fresh=fresh)
     finally:
         progress.close()
     results = record_outcome(outcome, history)
@@ -145,6 +151,29 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
         click.echo(f"stopped: {len(outcome.games)} of {outcome.planned} games kept; run the "
                    "same command again to continue", err=True)
         sys.exit(130)
+
+
+def start_line(config: TournamentConfig, folder: Path, kept: int, planned: int,
+               origin: Kept) -> str:
+    """What a run starts from: a new run, or how many games are kept and from where."""
+    games = f"{planned:,} game{'s' if planned != 1 else ''}"
+    name = clean(config.name, 80)
+    if origin.fresh:
+        moved = (f" (the earlier run's folder is now {visible(origin.moved)})"
+                 if origin.moved else "")
+        return f"{name}: a new run of {games} (--fresh){moved}; output folder {visible(folder)}"
+    if not kept:
+        return f"{name}: {games}; output folder {visible(folder)}"
+    sources = []
+    if origin.from_folder:
+        sources.append(f"{origin.from_folder:,} from {visible(folder / 'games.jsonl')}")
+    if origin.from_history:
+        sources.append(f"{origin.from_history:,} from the history database at "
+                       f"{visible(origin.history)}")
+    whence = (" and ".join(sources) if len(sources) > 1 else
+              "from " + sources[0].split(" from ", 1)[1]) if sources else ""
+    return (f"{name}: {kept:,} of {games} already played, {whence}; --fresh starts a new run; "
+            f"output folder {visible(folder)}")
 
 
 def default_out(file: str, history_file: Path) -> Path:

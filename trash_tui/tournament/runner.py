@@ -17,6 +17,15 @@ kill stops the run at, the next start repairs ``records.jsonl`` as ``games.jsonl
 repaired: a line cut short is dropped (or, glued to the next record by an older version,
 separated from it), and a record is kept only once and only for a finished game, so the
 games played again bring their records again and every game has exactly one.
+
+A run's identity in the history database is its configuration's fingerprint and its
+folder. ``fresh`` starts a new run of the same configuration into the same folder: the
+folder's earlier content is moved aside (``FOLDER.old-N``), the earlier run stays in the
+database, and the new run's identity is the fingerprint with a fresh-run salt
+(``FINGERPRINT+fresh-SALT``), kept in the folder's ``run.json`` and in the run's config in
+the database. Running again without ``fresh`` continues the newest run of the folder: the
+one its ``run.json`` names, or, once the folder is gone, the newest of the database.
+What a continued run took from where is in ``Kept`` (``started_hook`` is told).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import secrets
 import signal
 import threading
 import time
@@ -136,8 +146,10 @@ class OutputFolder:
     """``run.json`` (what run this is), ``games.jsonl`` (one finished game a line) and,
     with records, ``records.jsonl`` (one record a line, one per finished game)."""
 
-    def __init__(self, path: Path, config: TournamentConfig, fingerprint: str) -> None:
+    def __init__(self, path: Path, config: TournamentConfig, fingerprint: str,
+                 salt: str | None = None) -> None:
         self.path = path
+        self.salt = salt  # the fresh-run salt of the run this folder holds (None: none)
         self.games_file = path / "games.jsonl"
         self.records_file = path / "records.jsonl"
         self.shape = (config.players, len(config.bots), total_games(config))
@@ -158,11 +170,15 @@ class OutputFolder:
                 raise RunError(f"{visible(path)} holds a run of another configuration "
                                f"({visible(known.get('name', '?'), 80)}); choose another "
                                "--out")
+            fresh = known.get("fresh")
+            self.salt = fresh if isinstance(fresh, str) and fresh.isalnum() else None
         else:
+            marker_data = {"name": config.name, "fingerprint": fingerprint,
+                           "config": str(config.path)}
+            if salt is not None:
+                marker_data["fresh"] = salt
             try:
-                marker.write_text(json.dumps({"name": config.name, "fingerprint": fingerprint,
-                                              "config": str(config.path)}, indent=2) + "\n",
-                                  encoding="utf-8")
+                marker.write_text(json.dumps(marker_data, indent=2) + "\n", encoding="utf-8")
             except OSError as exc:
                 raise cannot_write(marker, exc) from None
 
@@ -419,7 +435,51 @@ def batch_size(remaining: int, workers: int) -> int:
     return max(1, min(64, remaining // max(1, 4 * workers)))
 
 
-StartHook = Callable[[Path, int, int], None]
+@dataclass(frozen=True)
+class Kept:
+    """Where a continued run's games came from: its folder's ``games.jsonl`` and the
+    history database (``history``: its path), and whether this is a new ``fresh`` run
+    (``moved``: where the folder's earlier content went)."""
+
+    from_folder: int = 0
+    from_history: int = 0
+    history: Path | None = None
+    fresh: bool = False
+    moved: Path | None = None
+
+
+StartHook = Callable[[Path, int, int, Kept], None]
+FRESH = "+fresh-"  # between a configuration's fingerprint and a fresh run's salt
+
+
+def move_aside(out_dir: Path) -> Path | None:
+    """Move a folder that holds anything to ``NAME.old-N`` (the first N free); its path,
+    or None if there was nothing to move."""
+    try:
+        if not out_dir.is_dir() or not any(out_dir.iterdir()):
+            return None
+        for number in itertools.count(1):
+            target = out_dir.with_name(f"{out_dir.name}.old-{number}")
+            if not os.path.lexists(target):
+                out_dir.rename(target)
+                return target
+    except OSError as exc:
+        raise RunError(f"--fresh: cannot move {visible(out_dir)} aside: "
+                       f"{visible(exc.strerror or exc)}") from None
+    return None  # pragma: no cover - count() never ends
+
+
+def _newest_salt(history: History, fingerprint: str, out_dir: str) -> str | None:
+    """The fresh-run salt of the newest run of this configuration into this folder in the
+    database (None: the first run, or none)."""
+    for run in history.runs():  # newest first
+        if run.out_dir != out_dir:
+            continue
+        if run.fingerprint == fingerprint:
+            return None
+        if run.fingerprint.startswith(fingerprint + FRESH):
+            return run.fingerprint[len(fingerprint) + len(FRESH):]
+    return None
 
 
 def batches(games: Iterable[Game], size: int) -> Iterator[list[Game]]:
@@ -456,26 +516,41 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    history: History | None = None,
                    progress: ProgressHook | None = None,
                    records: bool = False,
-                   started_hook: StartHook | None = None) -> RunOutcome:
+                   started_hook: StartHook | None = None, fresh: bool = False) -> RunOutcome:
     """Run (or continue) a tournament; Ctrl-C stops it cleanly with every game kept.
     With ``records``, every game played now is also written to ``records.jsonl`` as a
     replayable record (``trash replay``), and so is every finished game without one (a
     run started without records, or a folder damaged by an older version): such a game is
-    played again for its record only. ``started_hook(out_dir, kept, planned)`` is
-    called once the folder is open and its games are read, before any game is played."""
+    played again for its record only. ``started_hook(out_dir, kept, planned, Kept)`` is
+    called once the folder is open and its games are read, before any game is played.
+    ``fresh`` starts a new run (see the module docs) instead of continuing one."""
     protect_runner()  # no process of this user reads the runner's memory (the seeds)
     fingerprint = config_fingerprint(config)
-    folder = OutputFolder(out_dir, config, fingerprint)
+    moved = move_aside(out_dir) if fresh else None
+    where = out_dir.resolve().as_posix()
+    salt = None
+    if fresh:
+        salt = secrets.token_hex(8)
+    elif history is not None and not (out_dir / "run.json").exists():
+        salt = _newest_salt(history, fingerprint, where)
+    folder = OutputFolder(out_dir, config, fingerprint, salt)
     planned = total_games(config)
     games = folder.load()
+    kept = Kept(from_folder=sum(1 for i in games if 0 <= i < planned), fresh=fresh,
+                moved=moved)
     run_id = None
     if history is not None:  # the folder and the database each get what the other kept
-        run_id = history.open_run(config.name, fingerprint, out_dir.resolve().as_posix(),
-                                  {"path": str(config.path), "name": config.name})
+        identity = fingerprint if folder.salt is None else fingerprint + FRESH + folder.salt
+        details = {"path": str(config.path), "name": config.name}
+        if folder.salt is not None:
+            details.update(fresh=folder.salt, fingerprint=fingerprint)
+        run_id = history.open_run(config.name, identity, where, details)
         stored = {index: game for index, game in history.game_results(run_id).items()
                   if is_game(game, *folder.shape) and game["index"] == index}
         folder.append([stored[i] for i in sorted(stored) if i not in games])
         history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
+        kept = Kept(kept.from_folder, sum(1 for i in stored if i not in games and
+                                          0 <= i < planned), Path(history.path), fresh, moved)
         for index, game in stored.items():
             games.setdefault(index, game)
     recorded = folder.repair_records(games)
@@ -484,7 +559,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         base = str(Path(history.path).resolve())
         hidden += [base, base + "-wal", base + "-shm", base + "-journal"]
     if started_hook is not None:
-        started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned)
+        started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned, kept)
     sprt = SprtWatch(config) if config.stop.kind == "sprt" else None
     started = time.perf_counter()
     played_now = 0
