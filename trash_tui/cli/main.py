@@ -12,6 +12,7 @@ from collections.abc import Callable
 import click
 
 from trash_tui import __version__
+from trash_tui.cli.terminal import in_terminal
 
 EXIT_ERROR = 2
 
@@ -71,11 +72,6 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
     """Print ``trash: error: message`` on stderr and exit with ``code``."""
     click.echo(f"trash: error: {message}", err=True)
     sys.exit(code)
-
-
-def in_terminal() -> bool:
-    """Whether the full-screen app can run here: stdin and stdout are a terminal."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from trash_tui.cli.main import in_terminal
+from trash_tui.cli.terminal import in_terminal
 from trash_tui.rules_file import load_rules_arg
 
 
