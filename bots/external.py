@@ -324,21 +324,24 @@ class ExternalBot(Bot):
     def end_match(self, places: Sequence[int]) -> None:
         self._guard(lambda: self._finish(places))
 
-    def _finish(self, places: Sequence[int] | None) -> None:
+    def _finish(self, places: Sequence[int] | None,
+                forfeit: tuple[int, str] | None = None) -> None:
         process = self._process()
-        message = b"".join(self.pending) + protocol.match_end(places)
+        message = b"".join(self.pending) + protocol.match_end(places, forfeit)
         self.pending.clear()
         process.send(message, NOTE_TIMEOUT)
         protocol.read_ok(process.read_line(NOTE_TIMEOUT))
         self.in_match = False
         self._hand_back()
 
-    def release(self) -> None:
+    def release(self, places: Sequence[int] | None = None, seat: int | None = None,
+                reason: str = "") -> None:
         """The match is over for this bot, however it ended: a bot still in one is told it
-        stopped (``match_end`` without places); its process is kept or ended."""
+        stopped (``match_end`` with the places when ``seat`` forfeited for ``reason``,
+        else without); its process is kept or ended."""
         if self.in_match and self.process is not None:
             try:
-                self._finish(None)
+                self._finish(places, None if seat is None else (seat, reason))
             except BotProtocolError:
                 self._discard()
         elif self.process is not None:

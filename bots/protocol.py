@@ -93,9 +93,16 @@ def deal_end(observation: Observation) -> bytes:
     return f'{{"type":"deal_end","observation":{observation_json(observation)}}}\n'.encode()
 
 
-def match_end(places: Sequence[int] | None) -> bytes:
-    """The match ended (``places`` None: it was stopped early); the bot answers ``ok``."""
-    return encode({"type": "match_end", "places": None if places is None else list(places)})
+def match_end(places: Sequence[int] | None, forfeit: tuple[int, str] | None = None
+              ) -> bytes:
+    """The match ended (``places`` None: it was stopped early, with nobody to blame; with
+    ``forfeit`` (seat, reason): that seat forfeited and ``places`` are the game's places);
+    the bot answers ``ok``."""
+    message: dict[str, Any] = {"type": "match_end",
+                               "places": None if places is None else list(places)}
+    if forfeit is not None:
+        message["forfeit"] = {"seat": forfeit[0], "reason": forfeit[1]}
+    return encode(message)
 
 
 QUIT = encode({"type": "quit"})
@@ -168,7 +175,11 @@ def read_hello(line: bytes) -> dict[str, str]:
         raise BotProtocolError(MALFORMED, "expected {\"type\": \"hello\", \"name\": ...} in "
                                           f"answer to hello, got: {_short(line)}")
     version = message.get("protocol", PROTOCOL_VERSION)
-    if version != PROTOCOL_VERSION:
+    if isinstance(version, str) and version.strip() == str(PROTOCOL_VERSION):
+        raise BotProtocolError(MALFORMED, f"\"protocol\" must be the JSON number "
+                                          f"{PROTOCOL_VERSION}, not the string "
+                                          f"{_short(repr(version))} (see bots/PROTOCOL.md)")
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
         raise BotProtocolError("error", f"the bot speaks protocol {_short(repr(version))}; "
                                         f"this runner speaks {PROTOCOL_VERSION} (see "
                                         "bots/PROTOCOL.md)")

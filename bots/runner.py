@@ -11,7 +11,9 @@ With ``time_control`` every seat has a chess clock (``bots.clock``): a decision 
 longer than the seat's remaining time is a forfeit with the kind "time". A bot in a
 process of its own (``bots.external``) gets its clock with each decision, is not waited
 for past it, and fails with the protocol's own kinds ("malformed", "unknown", "exit");
-whatever happens, every bot that has a ``release`` method is released at the end.
+whatever happens, every bot that has a ``release`` method is released at the end: when a
+bot forfeited, with the places the game ends in (``forfeit_places``: the failing seat
+last, the others by how far they got) and the failing seat, so the others learn they won.
 """
 
 from __future__ import annotations
@@ -135,14 +137,40 @@ def _notify_deal_end(bots: Sequence[Bot], deal: Deal, number: int, played: int,
               observe(deal, seat, deal_number=number, deals_played=played))
 
 
-def release(bots: Sequence[Any]) -> None:
+def forfeit_places(failure: BotFailure, players: int) -> list[int]:
+    """The places of a game stopped by ``failure``: the failing seat last, the others by
+    how far they got (a match: smaller layouts first, then fewer face-down cards; a deal:
+    fewer face-down cards); equal seats share a place (1, 2, 2, 4)."""
+    game = failure.game
+    if isinstance(game, Match):
+        sizes, face_down = list(game.sizes), list(game.deal.face_down)
+    elif isinstance(game, Deal):
+        sizes, face_down = [0] * players, list(game.face_down)
+    else:
+        sizes = face_down = [0] * players
+    keys = [(1 if seat == failure.seat else 0, sizes[seat], face_down[seat])
+            for seat in range(players)]
+    order = sorted(range(players), key=keys.__getitem__)
+    places = [0] * players
+    for position, seat in enumerate(order):
+        same = position and keys[seat] == keys[order[position - 1]]
+        places[seat] = places[order[position - 1]] if same else position + 1
+    return places
+
+
+def release(bots: Sequence[Any], failure: BotFailure | None = None) -> None:
     """Tell every bot that has a ``release`` method (a bot process) that its game is over,
-    however it ended, so its process is kept for the next game or ended."""
+    however it ended, so its process is kept for the next game or ended; after a forfeit
+    (``failure``), with the game's places and the seat that forfeited."""
+    places = None if failure is None else forfeit_places(failure, len(bots))
     for bot in bots:
         done = getattr(bot, "release", None)
         if done is not None:
             with contextlib.suppress(Exception):  # letting go changes no result
-                done()
+                if failure is None:
+                    done()
+                else:
+                    done(places, failure.seat, failure.kind)
 
 
 def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
@@ -151,6 +179,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
     """Play a whole match between ``bots`` (seat order) and return the finished Match."""
     match = Match(rules, len(bots), seed)
     clock = None if time_control is None else Clock(time_control, len(bots))
+    stopped: BotFailure | None = None
     try:
         for seat, bot in enumerate(bots):
             _hook(bot, seat, match, "start_match", seat, len(bots), rules)
@@ -169,8 +198,11 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | str,
         assert match.result is not None
         for seat, bot in enumerate(bots):
             _hook(bot, seat, match, "end_match", match.result.places)
+    except BotFailure as failure:
+        stopped = failure
+        raise
     finally:
-        release(bots)
+        release(bots, stopped)
     return match
 
 
@@ -179,6 +211,7 @@ def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None,
     """Play ``deal`` to its end with ``bots`` and return it (with ``time_control``, the
     clocks run for this one deal)."""
     clock = None if time_control is None else Clock(time_control, len(bots))
+    stopped: BotFailure | None = None
     try:
         for seat, bot in enumerate(bots):
             _hook(bot, seat, deal, "start_deal", deal.observation(seat))
@@ -186,6 +219,9 @@ def play_deal(deal: Deal, bots: Sequence[Bot], time_limit: float | None = None,
             seat = deal.to_move
             deal.apply(ask(bots[seat], seat, deal, time_limit, clock))
         _notify_deal_end(bots, deal, 1, 1, deal)
+    except BotFailure as failure:
+        stopped = failure
+        raise
     finally:
-        release(bots)
+        release(bots, stopped)
     return deal

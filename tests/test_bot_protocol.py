@@ -183,3 +183,92 @@ def test_an_isolated_bot_sees_what_it_would_see_in_process(tmp_path: Path,
                                         for s in range(players)], seed)
         assert match_record(isolated, names) == match_record(in_process, names)
     close_idle()
+
+
+# --- what a bot is told, and what it must say (issue 25) -----------------------------------
+
+RECORDER = textwrap.dedent("""\
+    import json, sys, time
+    log = open(sys.argv[1], "a")
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "hello":
+            print(json.dumps({"type": "hello", "name": "rec", "protocol": PROTOCOL}),
+                  flush=True)
+        elif kind == "decide":
+            print(json.dumps({"action": message["observation"]["legal"][0]}), flush=True)
+        elif kind == "match_end":
+            print('{"type": "ok"}', flush=True)
+        elif kind == "quit":
+            time.sleep(0.2)
+            log.write("exited after quit\\n")
+            break
+""")
+
+
+def _recorder(tmp_path: Path, protocol_value: str = "2") -> tuple[dict[str, Any], Path]:
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER.replace("PROTOCOL", protocol_value), encoding="utf-8")
+    log = tmp_path / "messages.jsonl"
+    return {"name": "rec", "command": [sys.executable, str(script), str(log)],
+            "cwd": str(tmp_path)}, log
+
+
+class _Resigns:
+    """An in-process bot that gives up at its first decision."""
+
+    name = "resigns"
+
+    def __init__(self) -> None:
+        from bots.ladder import RandomBot
+        self.inner = RandomBot(0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def describe(self) -> str:
+        return "resigns"
+
+    def choose(self, observation: Observation, legal: Any) -> int:
+        raise RuntimeError("I give up")
+
+
+def test_a_bot_whose_opponent_forfeits_is_told_its_place(tmp_path: Path) -> None:
+    spec, log = _recorder(tmp_path)
+    with pytest.raises(BotFailure):
+        play_match(Rules(), [external_bot(spec, 1), _Resigns()], 3)
+    close_idle()
+    ends = [json.loads(line) for line in log.read_text().splitlines()
+            if line.startswith('{"type":"match_end"')]
+    assert ends == [{"type": "match_end", "places": [1, 2],
+                     "forfeit": {"seat": 1, "reason": "error"}}]
+
+
+def test_a_match_played_out_sends_its_places_without_forfeit(tmp_path: Path) -> None:
+    spec, log = _recorder(tmp_path)
+    match = play_match(Rules(), [external_bot(spec, 1), make_bot("greedy", seed=2)], 3)
+    close_idle()
+    assert match.result is not None
+    ends = [json.loads(line) for line in log.read_text().splitlines()
+            if line.startswith('{"type":"match_end"')]
+    assert ends == [{"type": "match_end", "places": list(match.result.places)}]
+
+
+def test_quit_gives_the_bot_time_to_exit_by_itself(tmp_path: Path) -> None:
+    spec, log = _recorder(tmp_path)
+    play_match(Rules(), [external_bot(spec, 1), make_bot("greedy", seed=2)], 3)
+    close_idle()  # quit, then up to QUIT_GRACE (0.5 s) before the kill
+    assert log.read_text().endswith('{"type":"quit"}\nexited after quit\n')
+
+
+def test_protocol_as_a_string_says_it_must_be_a_number(tmp_path: Path) -> None:
+    spec, _ = _recorder(tmp_path, '"2"')
+    with pytest.raises(BotFailure) as failure:
+        play_match(Rules(), [external_bot(spec, 1), make_bot("greedy", seed=2)], 3)
+    close_idle()
+    assert failure.value.kind == "malformed"
+    assert failure.value.detail == ('in start_match: "protocol" must be the JSON number 2, '
+                                    "not the string '2' (see bots/PROTOCOL.md)")

@@ -23,7 +23,7 @@ from bots.external import ExternalBot
 from bots.neighbor import neighbor_bot_from_spec, play_neighbor
 from bots.process import BotLog
 from bots.registry import make_bot
-from bots.runner import BotFailure, play_deal, play_match
+from bots.runner import BotFailure, forfeit_places, play_deal, play_match
 from bots.sandbox import protect_runner
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.deal import Deal
@@ -50,18 +50,7 @@ def rank_places(keys: Sequence[tuple[float, ...]]) -> list[int]:
 
 
 def _forfeit_places(failure: BotFailure, players: int) -> list[int]:
-    game = failure.game
-    if isinstance(game, Match):
-        sizes = list(game.sizes)
-        face_down = list(game.deal.face_down)
-    elif isinstance(game, Deal):
-        sizes = [0] * players
-        face_down = list(game.face_down)
-    else:
-        sizes = face_down = [0] * players
-    keys = [(1 if seat == failure.seat else 0, sizes[seat], face_down[seat])
-            for seat in range(players)]
-    return rank_places(keys)
+    return forfeit_places(failure, players)
 
 
 def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
