@@ -217,3 +217,27 @@ async def test_item_9_the_palette_offers_no_new_match_during_a_match() -> None:
         assert isinstance(app.screen, LobbyScreen)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert {"New match", "Continue"} <= titles
+
+
+async def test_item_6_the_piles_are_drawn_when_the_discard_pile_is_empty() -> None:
+    from trash_tui.app.widgets.table import PileView
+    from trash_tui.cards import parse_card
+    from trash_tui.engine.actions import DRAW_STOCK
+
+    jack_of_diamonds = parse_card("JD")
+
+    for size in ((80, 24), (100, 30), (160, 48)):
+        app = create_app(Rules(), ["human", "greedy"], seed=1, animation="off",
+                         play_now=True)  # (the human moves first: nothing discarded yet)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            board = app.screen
+            assert isinstance(board, BoardScreen)
+            piles = board.query_one(PileView)
+            assert piles.top is None and DRAW_STOCK in board.controller.legal()
+            assert piles._mode(piles.size.width) == "normal"
+            # a jack (wild) held over the empty discard pile, as in the middle of a chain
+            piles.hand, piles.hand_wild = jack_of_diamonds, True
+            assert piles._mode(piles.size.width) == "normal", size
+            drawn = piles._text(piles.size.width).plain
+            assert "Discard: empty" not in drawn and "In hand: J♦" in drawn

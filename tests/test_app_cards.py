@@ -384,8 +384,11 @@ async def test_the_piles_compact_and_empty() -> None:
         piles.update_view(empty)
         piles.styles.width = None
         await pilot.pause()
-        assert "Discard: empty" in widget_text(piles)
-        assert "┆   ┆" in widget_text(piles)  # the empty pile's outline
+        assert "Discard" in widget_text(piles) and "empty" not in widget_text(piles)
+        assert "┆   ┆" in widget_text(piles)  # the empty pile's outline says it (issue 27)
+        piles.compact = True
+        await pilot.pause()
+        assert "Discard: empty" in widget_text(piles)  # no outline on the compact line
 
 
 @pytest.mark.asyncio

@@ -745,11 +745,13 @@ class PileView(CardWidget):
         return len(str(self.stock_count)), bool(self.stock_count), top, hand
 
     # --- text -----------------------------------------------------------------------
-    def labels(self) -> list[str]:
-        """The label of every pile shown: stock, discard and, during a chain, the hand."""
+    def labels(self, compact: bool = False) -> list[str]:
+        """The label of every pile shown: stock, discard and, during a chain, the hand.
+        An empty discard pile is said so only on the compact line: drawn, its empty
+        outline says it, and a longer label pushed the piles onto the compact line."""
         if self.stock_count is None:
             return []
-        discard = "Discard" if self.top is not None else "Discard: empty"
+        discard = "Discard" if self.top is not None or not compact else "Discard: empty"
         labels = [f"Stock {self.stock_count}", discard]
         if self.hand is not None:
             labels.append(f"In hand: {_card_name(self.hand, self.hand_wild)}")
@@ -818,7 +820,7 @@ class PileView(CardWidget):
         label_style = self.get_component_rich_style("pile-view--label")
         parts = []
         stock, *faces = self._cards(compact=True)
-        labels = self.labels()
+        labels = self.labels(compact=True)
         first = stock.copy()
         first.append(" ")
         first.append(labels[0], label_style)
@@ -909,7 +911,7 @@ class PileView(CardWidget):
         return None
 
     def _compact_widths(self) -> list[int]:
-        labels = self.labels()
+        labels = self.labels(compact=True)
         widths = [2 + cell_len(labels[0]), cell_len(labels[1])]
         faces = self._cards(compact=True)[1:]
         if self.top is not None:
