@@ -1,0 +1,50 @@
+# trash serve in a container: the game over SSH, run as an unprivileged user, its data
+# (history database, host key, players' settings, connection log, admin socket) in the
+# volume /data.
+#
+#   docker build -t trash-tui .
+#   docker run -d --name trash -p 2222:2222 -v trash-data:/data trash-tui
+#   docker exec trash trash admin who          # the operator's console (same user)
+#   docker exec trash trash admin backup /data/backup-$(date +%F).sqlite3
+#
+# The server listens on every interface inside the container (port 2222). To change a
+# setting, mount your own file over /etc/trash/ssh-server.toml (keep the paths in /data);
+# e.g. metrics = "0.0.0.0:9464" and -p 127.0.0.1:9464:9464 to scrape the metrics.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    TRASH_TUI_HISTORY=/data/history.sqlite3
+
+WORKDIR /opt/trash-tui
+COPY pyproject.toml README.md ./
+COPY trash_tui ./trash_tui
+COPY bots ./bots
+RUN pip install . \
+    && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin trash \
+    && mkdir -p /data /etc/trash \
+    && chown trash:trash /data
+
+# The config: every path in the data volume, every other key at its default.
+RUN printf '%s\n' \
+    '[server]' \
+    'host = "0.0.0.0"' \
+    'port = 2222' \
+    'host_key = "/data/ssh_host_ed25519_key"' \
+    'history = "/data/history.sqlite3"' \
+    'players_dir = "/data/players"' \
+    'log = "/data/ssh.log"' \
+    'admin_socket = "/data/admin.sock"' \
+    > /etc/trash/ssh-server.toml
+
+USER trash
+VOLUME ["/data"]
+EXPOSE 2222
+
+# Healthy while the server answers on its admin socket (exit status 0).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 \
+    CMD ["trash", "admin", "--config", "/etc/trash/ssh-server.toml", "stats"]
+
+STOPSIGNAL SIGTERM
+CMD ["trash", "serve", "--config", "/etc/trash/ssh-server.toml"]
