@@ -5,7 +5,8 @@ A bot specification is a name/path string, or a table such as
 ``{ name = "normal", seed = 3, mistakes = 0.1 }`` (TOML) whose other keys are the bot's
 parameters. In a table that also has ``bot``, ``bot`` is the bot and ``name`` a label.
 A table with ``command`` (a program speaking bots/PROTOCOL.md) or ``isolate = true`` is a
-bot in its own process (``bots.external``).
+bot in its own process (``bots.external``); so is one with ``sandbox = true`` (a Python bot
+is then isolated, in the sandbox, ``bots/sandbox.py``).
 A user's file that fails to load (whatever it raises, ``sys.exit`` included) or a bot that
 fails to start is a ``BotError`` of one printable line.
 """
@@ -122,11 +123,14 @@ def parse_spec(text: str) -> dict[str, Any]:
 def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
     """A configured bot from a spec (see the module docs). ``seed`` overrides the spec's."""
     table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    if table.get("sandbox") not in (None, False) and "command" not in table:
+        table["isolate"] = True  # a sandboxed Python bot runs isolated, in the sandbox
     if "command" in table or table.get("isolate") is True:  # a bot in its own process
         from bots.external import external_bot
 
         return external_bot(table, seed)
     table.pop("isolate", None)  # isolate = false: in this process, as without the key
+    table.pop("sandbox", None)  # sandbox = false: likewise
     if "bot" in table:
         reference = table.pop("bot")
         table.pop("name", None)
@@ -156,5 +160,5 @@ def spec_label(spec: str | Mapping[str, Any]) -> str:
     program = Path(str(command[0])).name if isinstance(command, list) and command else None
     name = table.get("name") or table.get("bot") or program or "?"
     params = ", ".join(f"{k}={v}" for k, v in table.items()
-                       if k not in ("name", "bot", "command", "cwd", "env"))
+                       if k not in ("name", "bot", "command", "cwd", "env", "sandbox"))
     return f"{name}({params})" if params else str(name)

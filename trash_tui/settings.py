@@ -23,6 +23,17 @@ to its default and adds one line ``path:LINE: key: what is wrong; what is used i
 the problems it returns, so the app can show them and still open. ``save_settings`` writes
 the file back (rules as a preset plus the options that differ), atomically.
 
+A seat may also be a bot in its own process (``{ name = "mine", command = ["./mine"] }``,
+an isolated bot, a bot file): the line-up's own bots are the lobby's extra opponents, and
+under ``trash serve`` the server's bots offered in the lobby and at shared tables (over SSH
+only the server's bots are accepted). ``sandbox = true`` in such a seat runs it in the
+bubblewrap sandbox (``bots/sandbox.py``: its own PID, user and network namespaces, a
+read-only view of its folder and program, a private /tmp, hard process and file limits).
+It is off by default, because the server's bots are the operator's own programs; an
+operator who offers somebody else's program writes ``sandbox = true``. A seat asking for a
+sandbox that cannot run on the machine is a problem line (what to install) and the seat
+takes its default, so such a bot never runs unprotected.
+
 Every value is checked against what the app accepts (a theme it has, a key a terminal can
 send, a printable name, a seat ``make_bot`` can build), so what reaches the app never
 fails there.
