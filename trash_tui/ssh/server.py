@@ -634,7 +634,6 @@ async def _start_operator_side(state: ServerState) -> None:
     service = state.tables
     history = service._history()
     try:
-        await service.run(lambda: store.prepare(history))
         for sanction in await service.run(lambda: store.sanctions_in_force(history)):
             state.moderation.add(sanction)
         service.motd = await service.run(lambda: store.setting(history, store.MOTD))

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bots.registry import make_bot
+from trash_tui.admin import store
 from trash_tui.engine.rng import derive_seed
 from trash_tui.history import SHARED_OWNER, History, HistoryError
 from trash_tui.players.model import display
@@ -202,6 +203,7 @@ class TableService:
     async def start(self) -> None:
         """Open the database, restore every unfinished table, listen on the socket."""
         self.history = await self.run(lambda: History(self.history_path))
+        await self.run(lambda: store.prepare(self._history()))  # reports, bans, the motd
         stored = await self.run(lambda: self._history().shared_tables([WAITING, PLAYING]))
         for row in stored:
             await self.restore(row)
@@ -746,8 +748,6 @@ class TableService:
 
     async def req_report(self, client: Client, message: dict[str, Any]) -> None:
         """Report a person at this table to the operator, with the table's last chat."""
-        from trash_tui.admin import store
-
         table = client.table
         name = str(message.get("name", ""))
         if table is None:
