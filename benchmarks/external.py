@@ -1,17 +1,21 @@
 """Bots in their own processes: what the protocol costs, on one core.
 
 Pins itself (and so the bots it starts) to one CPU, then plays the same 2-player matches
-(standard rules) twice through the same runner (``bots.runner.play_match``): once with two
+(standard rules) three times through the same runner (``bots.runner.play_match``): with two
 external greedy bots (``bots/examples/greedy_bot.py``, kept alive across matches as a
-tournament worker keeps them), once with the in-process ``greedy`` bots. Prints the round
-trip of one decision to an external bot (from the runner encoding the observation to it
-decoding the answer: median and 99th percentile) and both speeds in matches per second.
-The two runs play identical games (the example plays exactly like greedy).
+tournament worker keeps them), the same two in the sandbox (``sandbox = true``,
+bubblewrap), and the in-process ``greedy`` bots. Prints the round trip of one decision to
+an external bot (from the runner encoding the observation to it decoding the answer:
+median and 99th percentile) with and without the sandbox, the speeds in matches per
+second, and the external/in-process ratio with and without the sandbox. The runs play
+identical games (the example plays exactly like greedy).
 
-    python benchmarks/external.py [--matches N] [--cpu C] [--bot python|awk]
+    python benchmarks/external.py [--matches N] [--cpu C] [--bot python|awk] [--no-sandbox]
 
-Targets (issue 15): a median round trip under 150 µs; external at least a third of the
-in-process speed. Other processes on the same core make the tail (p99) longer.
+Targets (issues 15 and 25): a median round trip under 150 µs; external at least a third of
+the in-process speed; the sandbox costs at most 20% of that ratio. Other processes on the
+same core make the tail (p99) longer; the three runs are interleaved in rounds so that a
+busy moment of the machine falls on all of them alike.
 """
 
 from __future__ import annotations
@@ -30,12 +34,12 @@ if str(ROOT) not in sys.path:
 from bots.external import ExternalBot, close_idle  # noqa: E402
 from bots.registry import make_bot  # noqa: E402
 from bots.runner import play_match  # noqa: E402
+from bots.sandbox import problem as sandbox_problem  # noqa: E402
 from trash_tui.engine.record import match_record  # noqa: E402
 from trash_tui.rules import Rules  # noqa: E402
 
 EXAMPLES = ROOT / "bots" / "examples"
-COMMANDS = {"python": [sys.executable, str(EXAMPLES / "greedy_bot.py")],
-            "awk": ["sh", str(EXAMPLES / "greedy_awk.sh")]}
+COMMANDS = {"python": [sys.executable, "greedy_bot.py"], "awk": ["sh", "greedy_awk.sh"]}
 
 
 class Timed(ExternalBot):
@@ -63,34 +67,63 @@ def play(bots: list, matches: int, seed: int) -> tuple[float, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="the matches are played in this many interleaved rounds")
     parser.add_argument("--cpu", type=int, default=None, help="the CPU to pin to")
     parser.add_argument("--bot", choices=sorted(COMMANDS), default="python")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="skip the sandboxed run (a machine without bubblewrap)")
     args = parser.parse_args()
     cpus = sorted(os.sched_getaffinity(0))
     cpu = args.cpu if args.cpu is not None else cpus[-1]
     os.sched_setaffinity(0, {cpu})
-    spec = {"name": f"{args.bot}-greedy", "command": COMMANDS[args.bot]}
-    external = [Timed(spec, 1), Timed(spec, 2)]
-    local = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
-    play(external, 5, 10**6)  # start the processes and warm up
-    play(local, 5, 10**6)
-    Timed.round_trips.clear()
-    outside, external_records = play(external, args.matches, args.seed)
-    inside, local_records = play(local, args.matches, args.seed)
+    spec = {"name": f"{args.bot}-greedy", "command": COMMANDS[args.bot], "cwd": str(EXAMPLES)}
+    kinds = {"external": [Timed(spec, 1), Timed(spec, 2)]}
+    if not args.no_sandbox:
+        problem = sandbox_problem()
+        if problem is not None:
+            sys.exit(f"benchmarks/external.py: {problem} (or use --no-sandbox)")
+        sandboxed = {**spec, "sandbox": True}
+        kinds["sandboxed"] = [Timed(sandboxed, 1), Timed(sandboxed, 2)]
+    kinds["in-process"] = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    for bots in kinds.values():  # start the processes and warm up
+        play(bots, 5, 10**6)
+    seconds = dict.fromkeys(kinds, 0.0)
+    records: dict[str, list] = {kind: [] for kind in kinds}
+    trips: dict[str, list[float]] = {kind: [] for kind in kinds}
+    per_round = max(1, args.matches // args.rounds)
+    for number in range(args.rounds):
+        for kind, bots in kinds.items():
+            Timed.round_trips = []
+            spent, played = play(bots, per_round, args.seed + number * per_round)
+            seconds[kind] += spent
+            records[kind] += played
+            trips[kind] += Timed.round_trips
     close_idle()
-    assert external_records == local_records, "the external bot played differently"
-    trips = sorted(Timed.round_trips)
-    median = statistics.median(trips) * 1e6
-    p99 = trips[min(len(trips) - 1, int(len(trips) * 0.99))] * 1e6
-    rate_out, rate_in = args.matches / outside, args.matches / inside
-    print(f"one core (CPU {cpu}), {args.matches} matches of two greedy bots, standard rules, "
-          f"{len(trips) / args.matches:.0f} decisions a match")
-    print(f"round trip of one decision ({args.bot} bot): median {median:.0f} µs, "
-          f"p99 {p99:.0f} µs   (target: median < 150 µs)")
-    print(f"external greedy bots:   {rate_out:7.1f} matches/s")
-    print(f"in-process greedy bots: {rate_in:7.1f} matches/s")
-    print(f"external / in-process:  {rate_out / rate_in:7.2f}   (target: >= 0.33)")
+    matches = per_round * args.rounds
+    for kind in kinds:
+        assert records[kind] == records["in-process"], f"the {kind} bot played differently"
+    print(f"one core (CPU {cpu}), {matches} matches of two greedy bots, standard rules, "
+          f"{len(trips['external']) / matches:.0f} decisions a match, in {args.rounds} rounds")
+    rate = {kind: matches / seconds[kind] for kind in kinds}
+    for kind in kinds:
+        if kind == "in-process":
+            continue
+        times = sorted(trips[kind])
+        median = statistics.median(times) * 1e6
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1e6
+        print(f"round trip of one decision ({args.bot} bot, {kind}): median {median:.0f} µs, "
+              f"p99 {p99:.0f} µs   (target: median < 150 µs)")
+    for kind in kinds:
+        print(f"{kind + ' greedy bots:':<25}{rate[kind]:7.1f} matches/s")
+    ratio = rate["external"] / rate["in-process"]
+    print(f"external / in-process:   {ratio:7.2f}   (target: >= 0.33)")
+    if "sandboxed" in kinds:
+        boxed = rate["sandboxed"] / rate["in-process"]
+        cost = 100 * (1 - boxed / ratio)
+        print(f"sandboxed / in-process:  {boxed:7.2f}   the sandbox costs {cost:.1f}% of the "
+              "ratio (target: <= 20%)")
 
 
 if __name__ == "__main__":
