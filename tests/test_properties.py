@@ -600,3 +600,36 @@ def test_random_play_reaches_every_kind_of_decision() -> None:
             deal.apply(random_policy(deal, deal.to_move, rng))
     assert {"stock", "discard", "swap", "keep", "call", "silent"} <= seen
     assert any(name.startswith("wild:") for name in seen)
+
+
+# --- the engine's greedy playout is greedy play ----------------------------------------------
+def deal_state(deal: Deal) -> tuple:
+    """Everything a deal holds that play can change (for comparing two ways of playing)."""
+    return (deal.actions, deal.own_events(), deal.deck, deal.reshuffles, deal.winner,
+            deal.shrinking, deal.voided, deal.turns, deal.face_down, deal.up, deal.down,
+            deal.discard, deal.stock, deal.hand, deal.completed, deal.revealed, deal.idle,
+            deal.pending, deal.phase, deal.legal, deal.to_move)
+
+
+@examples(150)
+@given(single_deals(), st.integers(0, 40))
+def test_play_greedy_is_greedy_play(case: tuple[Deal, tuple[str, ...], int],
+                                    handover: int) -> None:
+    """``Deal.play_greedy`` (the fused playout of simulations and rollouts) ends in exactly
+    the state of applying ``greedy_policy`` decision by decision, from any point of a deal
+    (the first ``handover`` decisions played by the seats' own policies)."""
+    deal, seats, seed = case
+    twin = deal.copy()
+    rng, twin_rng = Rng(seed), Rng(seed)
+    for _ in range(handover):
+        if deal.over:
+            break
+        seat = deal.to_move
+        action = POLICIES[seats[seat]](deal, seat, rng)
+        assert action == POLICIES[seats[seat]](twin, seat, twin_rng)
+        deal.apply(action)
+        twin.apply(action)
+    deal.play_greedy()
+    play_deal(twin, ("greedy",) * twin.players, twin_rng)
+    assert deal.over
+    assert deal_state(deal) == deal_state(twin)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from bots.base import Bot
-from bots.builtin import POLICIES, Policy
+from bots.builtin import POLICIES, Policy, greedy_policy
 from bots.registry import make_bot, parse_spec, spec_label
 from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.cards import build_deck, decks_for
@@ -122,11 +122,15 @@ class PolicyPlayers:
     def __init__(self, policies: Sequence[Policy], seed: int | str) -> None:
         self.policies = list(policies)
         self.rng = Rng(derive_seed(seed, "policies"))
+        self.all_greedy = all(policy is greedy_policy for policy in self.policies)
 
     def start(self, rules: Rules) -> None:
         """Nothing to prepare: policies keep no state."""
 
     def play_deal(self, deal: Deal) -> None:
+        if self.all_greedy:  # the engine plays greedy for every seat itself: same deal
+            deal.play_greedy()
+            return
         policies, rng, apply = self.policies, self.rng, deal.apply
         while deal.phase != OVER:
             seat = deal.to_move
@@ -137,6 +141,9 @@ class PolicyPlayers:
         policies, rng, apply = self.policies, self.rng, match.apply
         while not match.over:
             deal = match.deal
+            if self.all_greedy:
+                match.play_deal_greedy()
+                continue
             while deal.phase != OVER:
                 seat = deal.to_move
                 apply(policies[seat](deal, seat, rng))

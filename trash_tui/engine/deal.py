@@ -30,8 +30,10 @@ card codes, and card roles come from a table built once from the rules.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from itertools import compress
+from math import floor
 from operator import not_
 
 from trash_tui.engine.actions import (
@@ -61,6 +63,26 @@ _DISCARD_MODES = {"any": _DISCARD_ANY, "playable": _DISCARD_PLAYABLE, "never": _
 _WILD_ACTIONS = tuple(WILD_BASE + slot for slot in range(1, 11))  # slots 1..10
 
 Reshuffler = Callable[[list[int]], list[int]]
+
+
+_ROLE_TABLES: dict[Rules, list[int]] = {}
+
+
+def role_table(rules: Rules) -> list[int]:
+    """``rules.role_table()``, built once per distinct rules (deals share it, read-only)."""
+    table = _ROLE_TABLES.get(rules)
+    if table is None:
+        if len(_ROLE_TABLES) > 256:
+            _ROLE_TABLES.clear()
+        table = _ROLE_TABLES[rules] = rules.role_table()
+    return table
+
+
+# The slots ``Deal.copy`` shares as they are (immutable values, or read-only tables).
+_PLAIN_SLOTS = ("_call", "_call_slot", "_discard_mode", "_event_start", "_free_left", "_next",
+                "_placed", "_reshuffle", "_rnd", "first", "hand", "idle", "legal", "phase",
+                "players", "roles", "rules", "shrinking", "sizes", "to_move", "turns",
+                "voided", "winner")
 
 
 class IllegalAction(ValueError):
@@ -133,34 +155,33 @@ class Deal:
         players = len(sizes)
         self.rules = rules
         self.players = players
-        self.sizes = tuple(sizes)
+        self.sizes = sizes = tuple(sizes)
         self.first = first
-        self.roles = role if role is not None else rules.role_table()
+        self.roles = role if role is not None else role_table(rules)
         self._reshuffle = reshuffle or list
         self._discard_mode = _DISCARD_MODES[rules.discard_draw]
         self._call = rules.call_trash
         count = sum(sizes)
         cards = list(deck)
-        if count >= len(cards):
+        n = len(cards)
+        if count >= n:
             raise ValueError("the deck is too small for these layouts")
         if shuffle_with is not None:
             # Lazy Fisher-Yates: shuffle only the cards dealt now; each stock draw then
             # swaps a random remaining card into place.
             rnd = self._rnd = shuffle_with.draw
-            n = len(cards)
-            for i in range(count):
-                j = i + int(rnd() * (n - i))
+            for i in range(count):  # floor(x) == int(x) for x >= 0, and is faster
+                j = i + floor(rnd() * (n - i))
                 cards[i], cards[j] = cards[j], cards[i]
         else:
             self._rnd = None
         self._cards = self._initial = cards
         self._next = count
-        order = [(first + i) % players for i in range(players)]
-        if len(set(sizes)) == 1:
-            down = [[0]] * players
-            for i, seat in enumerate(order):
-                down[seat] = [0, *cards[i:count:players]]
+        if min(sizes) == max(sizes):  # dealt round by round: seat s gets every players-th
+            self.down = [[0, *cards[(seat - first) % players:count:players]]
+                         for seat in range(players)]
         else:
+            order = [(first + i) % players for i in range(players)]
             down = [[0] for _ in range(players)]
             position = 0
             for slot in range(1, max(sizes) + 1):
@@ -168,12 +189,11 @@ class Deal:
                     if slot <= sizes[seat]:
                         down[seat].append(cards[position])
                         position += 1
-        self.down = down
+            self.down = down
         self.up = [[0] * (size + 1) for size in sizes]
         self.face_down = list(sizes)
         self.discard: list[int] = []
         self.hand = 0
-        self.turns = 0
         self.events = events if events is not None else []
         self._event_start = len(self.events)
         self.actions: list[int] = []
@@ -189,10 +209,12 @@ class Deal:
         self._placed = False
         self._extra: list[int] | None = None
         self._free_left = rules.free_draws if players == 2 else 0
-        self.phase = DRAW
-        self.legal: tuple[int, ...] = ()
+        # The first turn (``_start_turn`` for a fresh deal: the stock is full, nobody owes
+        # a penalty and the discard pile is empty, so the stock is the only source).
         self.to_move = first
-        self._start_turn(first)
+        self.turns = 1
+        self.phase = DRAW
+        self.legal: tuple[int, ...] = _STOCK_ONLY
 
     # --- public queries ------------------------------------------------------------------
     @property
@@ -274,7 +296,7 @@ class Deal:
         deal.players = players
         deal.sizes = tuple(sizes)
         deal.first = first
-        deal.roles = rules.role_table()
+        deal.roles = role_table(rules)
         deal._reshuffle = reshuffle or list
         deal._discard_mode = _DISCARD_MODES[rules.discard_draw]
         deal._call = rules.call_trash
@@ -311,6 +333,44 @@ class Deal:
             deal._call_slot = value if value != WILD else deal.face_down_slots(to_move)[0]
         return deal
 
+    def copy(self) -> Deal:
+        """An independent deal in the same state that plays on exactly as this one would.
+
+        Its seeded randomness (the lazily shuffled stock, a reshuffle by an ``Rng``) is a
+        copy in the same state, so the cards it draws from here are the ones this deal
+        would draw; a reshuffle by any other callable (a record's) is shared. The event
+        log is copied (events are tuples), with this deal's start in it."""
+        twin = Deal.__new__(Deal)
+        for name in _PLAIN_SLOTS:
+            setattr(twin, name, getattr(self, name))
+        twin.up = [list(row) for row in self.up]
+        twin.down = [list(row) for row in self.down]
+        twin.face_down = list(self.face_down)
+        twin.discard = list(self.discard)
+        twin.events = list(self.events)
+        twin.actions = list(self.actions)
+        twin.completed = list(self.completed)
+        twin.pending = list(self.pending)
+        twin.reshuffles = list(self.reshuffles)
+        twin.revealed = dict(self.revealed)
+        twin._extra = None if self._extra is None else list(self._extra)
+        twin._cards = list(self._cards)
+        twin._initial = twin._cards if self._initial is self._cards else list(self._initial)
+        reshuffle = self._reshuffle
+        owner = getattr(reshuffle, "__self__", None)
+        rnd = self._rnd
+        if isinstance(owner, Rng):
+            rng = owner.copy()
+            twin._reshuffle = rng.shuffle
+            if rnd is not None and rnd.__self__ is owner.draw.__self__:  # type: ignore[attr-defined]
+                twin._rnd = rng.draw
+                return twin
+        if rnd is not None:
+            generator = random.Random()
+            generator.setstate(rnd.__self__.getstate())  # type: ignore[attr-defined]
+            twin._rnd = generator.random
+        return twin
+
     def is_wild(self, card: int) -> bool:
         """Whether ``card`` is wild under these rules."""
         return self.roles[card] == WILD
@@ -346,7 +406,7 @@ class Deal:
                 i = self._next
                 rnd = self._rnd
                 if rnd is not None and i < len(cards):  # lazy shuffle: the common case
-                    j = i + int(rnd() * (len(cards) - i))
+                    j = i + floor(rnd() * (len(cards) - i))
                     hand = cards[j]
                     cards[j] = cards[i]
                     cards[i] = hand
@@ -460,6 +520,149 @@ class Deal:
             return
         self._end_turn(seat, placed)
 
+    def play_greedy(self) -> None:
+        """Play on to the end of the deal with every seat following the greedy policy.
+
+        The actions, events and cards are exactly those of applying ``greedy_policy``'s
+        answers (``bots/builtin.py``: take a discard that fits, a wild on the lowest
+        face-down slot, always swap, always call) one decision at a time; only the cost of
+        a call per decision is saved. For headless simulation and look-ahead rollouts.
+        ``tests/test_engine_speed_greedy.py`` checks both ways give the same deals.
+
+        Ordinary turns run in the inner loop on local copies of the turn's state (whose
+        turn, the idle count, the turn count, the stock position); every other step (a
+        completed layout, extra turns, a stall check, a reshuffle's bookkeeping) writes
+        them back and goes through the general methods ``apply`` uses."""
+        role = self.roles
+        push = self.events.append
+        act = self.actions.append
+        discard = self.discard
+        sizes = self.sizes
+        players = self.players
+        call = self._call
+        ups, downs, fds = self.up, self.down, self.face_down
+        mode = self._discard_mode
+        any_discard = mode == _DISCARD_ANY  # then the discard may always be drawn
+        stall_every = 2 * players
+        following = (*range(1, players), 0)  # the seat after each seat
+        while True:
+            phase = self.phase
+            if phase != DRAW:
+                if phase == OVER:
+                    return
+                # A decision within a turn (a deal handed over in the middle of one).
+                self.apply(SWAP if phase == SWAP_CHOICE else
+                           CALL if phase == CALL_CHOICE else self.legal[0])
+                continue
+            seat = self.to_move
+            idle = self.idle
+            turns = self.turns
+            both = len(self.legal) > 1
+            calm = self._extra is None and not any(self.pending)
+            cards = self._cards
+            i = self._next
+            rnd = self._rnd
+            n = len(cards)
+            while True:  # one ordinary turn of ``seat``
+                up = ups[seat]
+                size = sizes[seat]
+                take = False
+                if both:
+                    value = role[discard[-1]]
+                    if value == WILD:
+                        take = True
+                    elif value <= size:
+                        held = up[value]
+                        take = not held or role[held] == WILD
+                if take:
+                    act(DRAW_DISCARD)
+                    hand = discard.pop()
+                    push(("draw", seat, "discard", hand))
+                else:
+                    act(DRAW_STOCK)
+                    if rnd is not None and i < n:  # lazy shuffle, as in ``apply``
+                        j = i + floor(rnd() * (n - i))
+                        hand = cards[j]
+                        cards[j] = cards[i]
+                        cards[i] = hand
+                        i += 1
+                    else:
+                        self._next = i
+                        hand = self._draw()
+                        cards = self._cards
+                        i = self._next
+                        rnd = self._rnd
+                        n = len(cards)
+                    push(("draw", seat, "stock", hand))
+                down = downs[seat]
+                face_down = fds[seat]
+                while True:  # the chain, with greedy's answer to each decision in it
+                    value = role[hand]
+                    if value == WILD:
+                        slot = up.index(0, 1)  # the lowest face-down slot
+                        if face_down > 1:  # more than one slot to choose from: a decision
+                            act(WILD_BASE + slot)
+                    elif value <= size:
+                        held = up[value]
+                        if held:
+                            if role[held] != WILD:
+                                break
+                            act(SWAP)
+                            up[value] = hand
+                            push(("swap", seat, value, hand, held))
+                            hand = held  # the wild goes on: a slot turns up this turn
+                            continue
+                        slot = value
+                    else:
+                        break
+                    if face_down == 1 and call:
+                        act(CALL)
+                        push(("call", seat))
+                        self._next, self.turns, self.to_move, self.idle = i, turns, seat, idle
+                        self.hand = hand
+                        fds[seat] = face_down
+                        self._place(seat, slot)
+                        self._completed_layout(seat, True)
+                        self._end_turn(seat, True)
+                        hand = -1
+                        break
+                    revealed = down[slot]
+                    down[slot] = 0
+                    up[slot] = hand
+                    push(("place", seat, slot, hand, revealed))
+                    hand = revealed
+                    face_down -= 1
+                    if not face_down:
+                        self._next, self.turns, self.to_move, self.idle = i, turns, seat, idle
+                        fds[seat] = 0
+                        self.hand = hand
+                        self._completed_layout(seat, True)
+                        self._end_turn(seat, True)
+                        hand = -1
+                        break
+                if hand < 0:  # the turn ended inside the chain, the general way
+                    break
+                placed = face_down != fds[seat]  # a swap is always followed by a placement
+                fds[seat] = face_down
+                discard.append(hand)
+                push(("discard", seat, hand))
+                if placed:
+                    after = 0
+                else:
+                    after = idle + 1
+                    if after % stall_every == 0 or after >= STALL_LIMIT:
+                        after = -1  # a stall check is due: take the general path
+                if after >= 0 and calm:
+                    idle = after
+                    seat = following[seat]
+                    turns += 1
+                    both = any_discard or (mode == _DISCARD_PLAYABLE
+                                           and self.fits(seat, hand))
+                    continue
+                self._next, self.turns, self.to_move, self.idle = i, turns, seat, idle
+                self._end_turn(seat, placed)
+                break
+
     def _illegal_message(self, action: int) -> str:
         try:
             name = action_name(action)
@@ -487,7 +690,7 @@ class Deal:
         if rnd is None:
             card = cards[i]
         else:
-            j = i + int(rnd() * (len(cards) - i))
+            j = i + floor(rnd() * (len(cards) - i))
             card = cards[j]
             cards[j] = cards[i]
             cards[i] = card
@@ -535,7 +738,11 @@ class Deal:
             self._next_extra()
             return
         if self.winner is not None:
-            self._begin_extras()
+            if self.rules.last_turn or self._free_left:
+                self._begin_extras()
+            else:  # no extra turns: the deal is over
+                self._extra = []
+                self._finish()
             return
         if placed:
             self.idle = 0

@@ -212,6 +212,16 @@ class Match:
         if deal.phase == OVER:
             self._after_deal()
 
+    def play_deal_greedy(self) -> None:
+        """Play the current deal to its end with every seat greedy (``Deal.play_greedy``:
+        the same actions as applying ``greedy_policy`` decision by decision)."""
+        if self.over:
+            from trash_tui.engine.deal import IllegalAction
+
+            raise IllegalAction("illegal action: the match is over")
+        self.deal.play_greedy()
+        self._after_deal()
+
     def _after_deal(self) -> None:
         deal = self.deal
         summary = DealSummary(
