@@ -17,6 +17,7 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
 
 from trash_tui.app.shared import board as board_module
 from trash_tui.app.shared.board import SharedBoardScreen, rating_lines
+from trash_tui.app.shared.notices import ServerNotices
 
 
 def status(board: SharedBoardScreen) -> str:
@@ -160,3 +161,23 @@ async def test_escape_under_a_deals_summary_is_the_tables_escape(tmp_path: Path)
         await pilot.press("escape")
         await pilot.pause()
         assert "Leave the table?" in status(board)
+
+
+async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
+        tmp_path: Path) -> None:
+    async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, board):
+        notices = ServerNotices.attach(app, app.tables_link)
+        assert notices is not None
+        await until(pilot, lambda: board.shared.playing)
+        kept = {name: board.query_one(name).region for name in ("#table", "#piles")}
+        notices.on_message({"op": "say", "text": "Restart in \x1b[2Jfive minutes",
+                            "seconds": 1})
+        await pilot.pause()
+        box = board.query_one("#server-notice")
+        assert "Restart in [2Jfive minutes" in str(box.render())
+        for name in ("#table", "#piles", "#board-status"):
+            assert not box.region.overlaps(board.query_one(name).region), name
+        assert {name: board.query_one(name).region for name in kept} == kept
+        assert "Restart" not in status(board)
+        await pilot.pause(1.3)
+        assert not board.query("#server-notice")  # gone after its time
