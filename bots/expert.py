@@ -19,16 +19,14 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from bots.base import Param
-from bots.builtin import greedy_policy
 from bots.ladder import CounterBot
-from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, OVER
+from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK
 from trash_tui.engine.match import Match
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import Rng, derive_seed
-from trash_tui.engine.sampling import sample_deal
+from trash_tui.engine.sampling import sample_deal, unseen_cards
 
-ROLLOUT_CAP = 5000  # actions per rollout; deals end long before (void deals included)
-MATCH_ROLLOUT_CAP = 200_000  # actions per whole-match rollout (for hints)
+MATCH_ROLLOUT_DEALS = 2000  # deals per whole-match rollout (for hints); matches end sooner
 
 
 class ExpertBot(CounterBot):
@@ -90,6 +88,7 @@ class ExpertBot(CounterBot):
         self._decision += 1
         values: dict[int, list[float]] = {action: [] for action in legal}
         seat = observation.seat
+        unseen = unseen_cards(observation)
         round_time = 0.0
         for sample in range(self.samples):
             started = time.perf_counter()
@@ -97,7 +96,7 @@ class ExpertBot(CounterBot):
                 break  # another round would overrun the budget
             seed = derive_seed(self.seed, self._decision, sample)
             for action in legal:
-                values[action].append(self._rollout(observation, action, seat, seed))
+                values[action].append(self._rollout(observation, action, seat, seed, unseen))
             round_time = max(round_time, time.perf_counter() - started)
         return values
 
@@ -108,16 +107,15 @@ class ExpertBot(CounterBot):
         return {action: sum(v) / len(v) for action, v in values.items()}
 
     @staticmethod
-    def _rollout(observation: Observation, action: int, seat: int, seed: int) -> float:
+    def _rollout(observation: Observation, action: int, seat: int, seed: int,
+                 unseen: list[int] | None = None) -> float:
+        """One sample's value of ``action``: the deal played out greedily by every seat
+        (the engine's own greedy playout, a deal's stall limit ends it)."""
         rng = Rng(seed)
-        deal = sample_deal(observation, rng)
+        deal = sample_deal(observation, rng, unseen)
         deal.apply(action)
-        steps = 0
-        while deal.phase != OVER and steps < ROLLOUT_CAP:
-            mover = deal.to_move
-            deal.apply(greedy_policy(deal, mover, rng))
-            steps += 1
-        if deal.voided is not None or deal.phase != OVER:
+        deal.play_greedy()
+        if deal.voided is not None:
             return 0.0
         size = deal.sizes[seat]
         left = deal.face_down[seat] / size if size else 0.0
@@ -139,10 +137,10 @@ class ExpertBot(CounterBot):
                           deal=sample_deal(observation, rng),
                           deals_played=observation.deals_played)
             match.apply(action)
-            steps = 0
-            while not match.over and steps < MATCH_ROLLOUT_CAP:
-                match.apply(greedy_policy(match.deal, match.to_move, rng))
-                steps += 1
+            deals = 0
+            while not match.over and deals < MATCH_ROLLOUT_DEALS:
+                match.play_deal_greedy()  # the same play as greedy_policy at every seat
+                deals += 1
             done += 1
             if match.result is not None and match.result.places[seat] == 1:
                 wins += 1

@@ -491,6 +491,32 @@ def test_the_expert_with_few_samples_answers_legally_everywhere() -> None:
     assert len(expert.decision_times) == len(PLAYABLE) + 3
 
 
+
+def test_the_experts_rollouts_are_greedy_play_on_the_sampled_cards() -> None:
+    """The expert's rollouts run the engine's greedy playout; each one's value is that of
+    sampling the same cards and playing ``greedy`` decision by decision (so the faster
+    rollouts changed no decision of the expert's)."""
+    from bots.builtin import greedy_policy
+    from trash_tui.engine.actions import OVER
+    from trash_tui.engine.sampling import sample_deal, unseen_cards
+
+    for kind in (*PLAYABLE, "wild", "swap", "call"):
+        observation = position(kind)
+        unseen = unseen_cards(observation)
+        for action in observation.legal:
+            for seed in range(5):
+                value = ExpertBot._rollout(observation, action, observation.seat, seed, unseen)
+                rng = Rng(seed)
+                deal = sample_deal(observation, rng)
+                deal.apply(action)
+                while deal.phase != OVER:
+                    deal.apply(greedy_policy(deal, deal.to_move, rng))
+                seat = observation.seat
+                expected = 0.0 if deal.voided else (
+                    (1.0 if seat in deal.shrinking else 0.0)
+                    + 0.01 * (1.0 - deal.face_down[seat] / deal.sizes[seat]))
+                assert value == expected, (kind, action, seed)
+
 # --- user bots: by path, by import path, and the errors -------------------------------------------
 TINY_BOT = '''
 from typing import ClassVar

@@ -32,9 +32,13 @@ def unseen_cards(observation: Observation) -> list[int]:
     return sorted(counts.elements())
 
 
-def sample_deal(observation: Observation, rng: Rng) -> Deal:
-    """A deal with the observed public state and hidden cards drawn at random."""
-    hidden = rng.shuffle(unseen_cards(observation))
+def sample_deal(observation: Observation, rng: Rng,
+                unseen: list[int] | None = None) -> Deal:
+    """A deal with the observed public state and hidden cards drawn at random.
+
+    ``unseen`` is ``unseen_cards(observation)`` when the caller has it already (a bot
+    sampling many deals from one observation); the sample is the same either way."""
+    hidden = rng.shuffle(list(unseen) if unseen is not None else unseen_cards(observation))
     players = observation.players
     sizes = [len(layout) for layout in observation.layouts]
     up = [[0] + [card or 0 for card in layout] for layout in observation.layouts]
