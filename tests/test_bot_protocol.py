@@ -272,3 +272,11 @@ def test_protocol_as_a_string_says_it_must_be_a_number(tmp_path: Path) -> None:
     assert failure.value.kind == "malformed"
     assert failure.value.detail == ('in start_match: "protocol" must be the JSON number 2, '
                                     "not the string '2' (see bots/PROTOCOL.md)")
+
+
+def test_a_blank_line_is_malformed_and_a_crlf_line_is_read() -> None:
+    with pytest.raises(BotProtocolError) as failure:
+        protocol.read_action(b"")
+    assert failure.value.kind == "malformed"
+    assert protocol.read_action(b'{"action": "stock"}\r') == parse_action("stock")
+    assert protocol.read_hello(b'{"type": "hello", "name": "x"}\r')["name"] == "x"
