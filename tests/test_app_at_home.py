@@ -241,3 +241,24 @@ async def test_item_6_the_piles_are_drawn_when_the_discard_pile_is_empty() -> No
             assert piles._mode(piles.size.width) == "normal", size
             drawn = piles._text(piles.size.width).plain
             assert "Discard: empty" not in drawn and "In hand: J♦" in drawn
+
+
+async def test_item_5_a_cut_name_keeps_the_number_that_tells_seats_apart() -> None:
+    from trash_tui.app.widgets.table import LayoutView, cut_name
+
+    assert cut_name("Normal (2)", 8) == "Nor… (2)" and cut_name("Normal (3)", 8) == "Nor… (3)"
+    assert cut_name("Normal (2)", 10) == "Normal (2)" and cut_name("Robin", 4) == "Rob…"
+    for size in ((80, 24), (100, 30)):
+        app = create_app(Rules(start_size=5), ["human", "normal", "normal", "normal"],
+                         seed=7, animation="off", play_now=True)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            headers = {}
+            for view in app.screen.query(LayoutView):
+                header = view.header(view.size.width).plain
+                headers[view.seat_label] = header
+                if view.seat_label.startswith("Normal"):
+                    assert header.split()[-1] in ("5", "slots")
+                    assert view.seat_label[-3:] in header, (size, header)
+            # room for every bot's whole name: the word "slots" goes first
+            assert all(name in header for name, header in headers.items()), (size, headers)

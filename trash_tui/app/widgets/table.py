@@ -19,6 +19,7 @@ Cards come drawn from ``cards.drawn_lines``, which keeps them: a repaint builds 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
@@ -100,6 +101,21 @@ def _truncate(text: str, room: int) -> str:
     if room <= 0:
         return ""
     return text[: room - 1] + "…"
+
+
+_SEAT_NUMBER = re.compile(r" \(\d+\)$")  # "Normal (2)": what tells two bots apart
+
+
+def cut_name(name: str, room: int) -> str:
+    """``name`` in ``room`` columns: cut in the middle of the name, never in the number
+    that tells seats apart ("Norm… (2)"), while there is room for a letter before it."""
+    number = _SEAT_NUMBER.search(name)
+    if cell_len(name) <= room or number is None:
+        return _truncate(name, room)
+    suffix = number.group()
+    if room < cell_len(suffix) + 2:
+        return _truncate(name, room)
+    return _truncate(name[:number.start()], room - cell_len(suffix)) + suffix
 
 
 class CardWidget(ChangedLines):
@@ -341,14 +357,14 @@ class LayoutView(CardWidget):
         mark_style = self.get_component_rich_style("layout-view--mark")
         size_style = self.get_component_rich_style("layout-view--size")
         name = self.seat_label
+        marked = 0 if self.marks is None else cell_len(self.marks[1]) + 1
         size = slot_count(len(self.cards))
-        least = min(cell_len(name), 6) + (cell_len(self.marks[1]) + 1 if self.marks else 0)
-        if least + 1 + cell_len(size) > width:  # too narrow for "N slots": keep the number
-            size = str(len(self.cards))
+        if marked + cell_len(name) + 1 + cell_len(size) > width:
+            size = str(len(self.cards))  # the word "slots" goes before any of the name
         room = width - cell_len(size) - 1
         line = Text(end="")
         if self.marks is None:
-            line.append(_truncate(name, room), name_style)
+            line.append(cut_name(name, room), name_style)
         elif cell_len(name) + 1 + cell_len(self.marks[0]) <= room:
             line.append(name, name_style)
             line.append(" ")
@@ -356,7 +372,7 @@ class LayoutView(CardWidget):
         else:
             line.append(self.marks[1], mark_style)
             line.append(" ")
-            line.append(_truncate(name, room - cell_len(self.marks[1]) - 1), name_style)
+            line.append(cut_name(name, room - cell_len(self.marks[1]) - 1), name_style)
         line.pad_right(max(width - cell_len(line.plain) - cell_len(size), 1))
         line.append(size, size_style)
         return line
