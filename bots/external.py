@@ -162,6 +162,12 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
     except (TypeError, ValueError):
         raise BotError(f"{where}: parameters must be numbers, strings, booleans, lists or "
                        f"tables, got {params!r}") from None
+    if sandbox is not None and command is None and isinstance(reference, str):
+        target = reference.partition(":")[0]
+        if target.endswith(".py") or "/" in target:  # a bot file: its folder is readable
+            folder = os.path.dirname(os.path.abspath(os.path.join(str(cwd), target)))
+            sandbox = Sandbox(sandbox.processes, sandbox.files, sandbox.tmp_mb,
+                              (*sandbox.read_only, folder), sandbox.hidden)
     files = sandbox.files if sandbox is not None else Limits.files
     launch = Launch(tuple(argv), str(cwd), tuple(sorted({**extra_env, **env}.items())),
                     Limits(float(cpu), memory, files), sandbox, command is None)

@@ -186,3 +186,22 @@ def test_a_bot_file_sandbox_key_is_no_bot_parameter() -> None:
     bot = external_bot({"name": "g", "command": ["sh", "x"], "sandbox": False, "depth": 3})
     assert bot.params == {"depth": 3}
     assert json.loads(json.dumps(bot.params)) == {"depth": 3}
+
+
+@needs_sandbox
+def test_a_bot_file_outside_the_working_folder_loads_in_the_sandbox(tmp_path: Path) -> None:
+    """An isolated bot file is read from its own folder, whatever ``cwd`` is."""
+    entries = tmp_path / "entries"
+    entries.mkdir(mode=0o755)
+    entries.chmod(0o755)
+    shutil.copy(EXAMPLES / "cautious.py", entries)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    elsewhere.chmod(0o755)
+    spec = {"bot": str(entries / "cautious.py"), "isolate": True, "cwd": str(elsewhere)}
+    local = _records([make_bot(str(entries / "cautious.py"), seed=1),
+                      make_bot("greedy", seed=2)], 3)
+    inside = _records([external_bot({**spec, "sandbox": True}, 1),
+                       make_bot("greedy", seed=2)], 3)
+    close_idle()
+    assert inside == local
