@@ -205,3 +205,21 @@ def test_a_bot_file_outside_the_working_folder_loads_in_the_sandbox(tmp_path: Pa
                        make_bot("greedy", seed=2)], 3)
     close_idle()
     assert inside == local
+
+
+@needs_sandbox
+def test_bots_check_says_how_each_bot_runs(tmp_path: Path) -> None:
+    path = _tournament(tmp_path / "t", True)
+    here = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "bots", "check"],
+                          capture_output=True, text=True, check=False, cwd=ROOT, timeout=120)
+    assert here.returncode == 0
+    assert here.stdout == "the sandbox works on this machine (bubblewrap: sandbox = true)\n"
+    done = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "bots", "check",
+                           str(path)], capture_output=True, text=True, check=False, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:4] == [
+        "py      command, sandboxed",
+        "iso     isolated Python bot, sandboxed",
+        "greedy  built in: runs in the runner's process",
+        "sandboxed: py, iso (the sandbox works on this machine)"]

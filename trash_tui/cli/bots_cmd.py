@@ -1,4 +1,5 @@
-"""``trash bots``: the bots the registry knows, with their parameters.
+"""``trash bots``: the bots the registry knows, with their parameters; ``trash bots check``:
+whether the sandbox works here, and how each bot of a tournament file runs.
 
 What a bot says about itself (its name, description, parameters) is printed with its
 control characters escaped (``visible``): a bot file is somebody else's code."""
@@ -10,8 +11,10 @@ from typing import Any
 import click
 
 from bots.base import BotError
+from bots.external import is_external
 from bots.registry import REGISTRY, find_bot
-from trash_tui.text import visible
+from bots.sandbox import problem as sandbox_problem
+from trash_tui.text import clean, visible
 
 
 def _value(value: object) -> str:
@@ -59,3 +62,36 @@ def show_command(reference: str) -> None:
                        f"{visible(f'{type(exc).__name__}: {exc}')}") from None
     for line in lines:
         click.echo(line)
+
+
+@bots_group.command("check")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+def check_command(file: str | None) -> None:
+    """Whether the bots' sandbox works on this machine and, for a tournament FILE, how each
+    bot runs: in the runner's process, in a process of its own, or in the sandbox."""
+    problem = sandbox_problem()
+    if file is None:
+        if problem is not None:
+            raise click.ClickException(problem)
+        click.echo("the sandbox works on this machine (bubblewrap: sandbox = true)")
+        return
+    from trash_tui.cli.tournament_cmd import sandbox_lines
+    from trash_tui.tournament.config import load_tournament
+
+    config = load_tournament(file)
+    width = max(len(clean(name, 40)) for name in config.bot_names)
+    for bot in config.bots:
+        spec = bot.spec
+        if not is_external(spec):
+            how = "built in: runs in the runner's process"
+        else:
+            kind = "command" if "command" in spec else "isolated Python bot"
+            how = f"{kind}, " + ("sandboxed" if spec.get("sandbox") else
+                                 "its own process, NOT sandboxed")
+        click.echo(f"{clean(bot.name, 40):<{width}}  {how}")
+    lines = sandbox_lines(config)
+    for line in lines:
+        click.echo(line)
+    if not any("(the sandbox" in line for line in lines):
+        click.echo("sandbox: " + ("works on this machine" if problem is None else
+                                  f"cannot run here: {problem}"))
