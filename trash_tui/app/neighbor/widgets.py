@@ -27,6 +27,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from trash_tui.app.widgets.table import cut_name
 from trash_tui.neighbor.engine import MARKERS, ROWS
 from trash_tui.neighbor.narrate import says
 
@@ -66,12 +67,6 @@ SIZES = {"large": MarkerSize(6, 5), "normal": MarkerSize(4, 3), "compact": Marke
 def covered_count(count: int) -> str:
     """'7 of 10 covered'."""
     return f"{count} of {len(MARKERS)} covered"
-
-
-def _truncate(text: str, room: int) -> str:
-    if cell_len(text) <= room:
-        return text
-    return text[: room - 1] + "…" if room > 0 else ""
 
 
 def marker_lines(marker: int, covered: bool, size: str = "normal") -> list[str]:
@@ -208,11 +203,11 @@ class PlayerPanel(Widget):
         name = self.player_name
         line = Text(end="")
         if self.marks is None:
-            line.append(_truncate(name, width), name_style)
+            line.append(cut_name(name, width), name_style)
             return line
         long, short = self.marks
         mark = long if cell_len(name) + 1 + cell_len(long) <= width else short
-        line.append(_truncate(name, width - cell_len(mark) - 1), name_style)
+        line.append(cut_name(name, width - cell_len(mark) - 1), name_style)
         line.append(" ")
         line.append(mark, mark_style)
         return line
