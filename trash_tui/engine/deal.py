@@ -333,21 +333,26 @@ class Deal:
             deal._call_slot = value if value != WILD else deal.face_down_slots(to_move)[0]
         return deal
 
-    def copy(self) -> Deal:
+    def copy(self, with_events: bool = True) -> Deal:
         """An independent deal in the same state that plays on exactly as this one would.
 
         Its seeded randomness (the lazily shuffled stock, a reshuffle by an ``Rng``) is a
         copy in the same state, so the cards it draws from here are the ones this deal
         would draw; a reshuffle by any other callable (a record's) is shared. The event
-        log is copied (events are tuples), with this deal's start in it."""
+        log is copied (events are tuples), with this deal's start in it; without
+        ``with_events`` the copy starts an empty log (for look-ahead, which reads none)."""
         twin = Deal.__new__(Deal)
         for name in _PLAIN_SLOTS:
             setattr(twin, name, getattr(self, name))
+        if not with_events:
+            twin.events = []
+            twin._event_start = 0
         twin.up = [list(row) for row in self.up]
         twin.down = [list(row) for row in self.down]
         twin.face_down = list(self.face_down)
         twin.discard = list(self.discard)
-        twin.events = list(self.events)
+        if with_events:
+            twin.events = list(self.events)
         twin.actions = list(self.actions)
         twin.completed = list(self.completed)
         twin.pending = list(self.pending)
