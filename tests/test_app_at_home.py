@@ -262,3 +262,43 @@ async def test_item_5_a_cut_name_keeps_the_number_that_tells_seats_apart() -> No
                     assert view.seat_label[-3:] in header, (size, header)
             # room for every bot's whole name: the word "slots" goes first
             assert all(name in header for name, header in headers.items()), (size, headers)
+
+
+async def test_item_7_a_dice_game_counts_its_rolls_alike_everywhere(tmp_path: Path) -> None:
+    from trash_tui.app.neighbor.dialogs import standings_lines
+    from trash_tui.app.players.stats_screen import summary_lines
+    from trash_tui.app.screens.history import HistoryScreen
+    from trash_tui.cli.players_cmd import stats_lines
+    from trash_tui.games import NEIGHBOR
+    from trash_tui.history import History
+    from trash_tui.play.saving import start_saved_neighbor_game
+    from trash_tui.players.stats import player_stats
+    from trash_tui.settings import default_history_path
+
+    with History(default_history_path()) as history:
+        game = start_saved_neighbor_game(history, "local", ["human", "smart", "random"], 79,
+                                         "Robin")
+        while not game.over:
+            if game.waiting_for_human:
+                game.play(game.legal()[0])
+            else:
+                game.step_bot()
+        rolls = game.observation().turn
+        end_box = standings_lines(game.observation(), game.names)[-1]
+        row = history.get_match(game.match_id)
+        stats = player_stats(history, "local", NEIGHBOR, "Robin")
+    assert row.actions != rolls  # the decisions are more than the rolls: not what is shown
+    assert end_box == f"{rolls} rolls in all"
+    assert f"Rolls/game  {rolls}" in summary_lines(stats)
+    assert f"rolls/game   {rolls}" in stats_lines(stats)
+    app = lobby_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        history_screen = app.screen
+        assert isinstance(history_screen, HistoryScreen)
+        detail = str(history_screen.query_one("#history-detail").render())
+        assert f"{rolls} rolls in" in detail and "moves" not in detail
+        table = history_screen.query_one("DataTable")
+        assert str(rolls) in [str(cell) for cell in table.get_row_at(0)]

@@ -183,7 +183,8 @@ async def test_a_narrow_history_keeps_the_essentials_and_says_the_rest_below() -
         assert [str(c.label) for c in table.columns.values()] == \
             ["Last played", "Game", "Players", "Result", "Moves"]
         cells = [str(cell) for cell in table.get_row_at(0)]
-        assert cells[2].endswith("…") and cells[4] == str(len(long_names.actions))
+        # the dice game's length is its rolls, as its end box says (issue 27)
+        assert cells[2].endswith("…") and cells[4] == str(long_names.observation().turn)
         assert table.virtual_size.width <= 80
         detail = str(screen.query_one("#history-detail").render())
         assert ", ".join(long_names.names) in detail.replace("\n", " ")

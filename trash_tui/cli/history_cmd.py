@@ -29,7 +29,7 @@ from pathlib import Path
 import click
 
 from trash_tui.cli.text_option import check_utf8
-from trash_tui.games import SHORT_TITLES
+from trash_tui.games import NEIGHBOR, SHORT_TITLES
 from trash_tui.history import LOCAL_OWNER, History, HistoryError, MatchRow
 from trash_tui.text import visible
 
@@ -112,6 +112,12 @@ def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
+def _length(row: MatchRow) -> str:
+    """"133 moves", or for the dice game its rolls ("114 rolls"), as the app counts them."""
+    count, word = (row.deals, "roll") if row.game == NEIGHBOR else (row.actions, "move")
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _outcome(row: MatchRow) -> str:
     return f"won by {visible(row.winner)}" if row.outcome == "won" else visible(row.outcome)
 
@@ -139,14 +145,14 @@ def list_command(player: str, history_path: Path | None) -> None:
         owner, _name = resolve_owner(history, player)
         rows = history.matches(owner) if history is not None else []
         lines = [f"{row.id:>5}  {_when(row.started):16}  "
-                 f"{visible(SHORT_TITLES.get(row.game, row.game)):8}  {row.actions:>5}  "
+                 f"{visible(SHORT_TITLES.get(row.game, row.game)):8}  {_length(row):>9}  "
                  f"{_outcome(row)}; {', '.join(visible(name) for name in row.names)}"
                  for row in rows]
     if not rows:
         click.echo(f"No matches for '{visible(player)}'"
                    + (f": {NOTHING_YET}." if history is None else "."))
         return
-    click.echo(f"{'id':>5}  {'date':16}  {'game':8}  {'moves':>5}  result, players")
+    click.echo(f"{'id':>5}  {'date':16}  {'game':8}  {'length':>9}  result, players")
     for line in lines:
         click.echo(line)
 

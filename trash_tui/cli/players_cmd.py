@@ -133,9 +133,9 @@ def stats_lines(stats: object) -> list[str]:
     if stats.mean_place is not None:
         lines.append(f"mean place   {stats.mean_place:.2f} at 3+ players "
                      f"({stats.matches_3plus} match{'es' if stats.matches_3plus != 1 else ''})")
-    if stats.deals_per_match is not None:
-        unit = "turns per game" if stats.game != TRASH else "deals per match"
-        lines.append(f"{unit:<12} {stats.deals_per_match:.1f}")
+    if stats.deals_per_match is not None:  # the dice game: rolls, as the app counts them
+        lines.append(f"{'deals/match':<12} {stats.deals_per_match:.1f}" if stats.game == TRASH
+                     else f"{'rolls/game':<12} {stats.deals_per_match:.0f}")
     lines.append(f"best streak  {stats.best_streak} wins in a row")
     if stats.first_share is not None and stats.first_wins is not None:
         first = stats.first_wins

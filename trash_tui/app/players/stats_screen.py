@@ -57,9 +57,9 @@ def summary_lines(stats: PlayerStats) -> list[str]:
         lines.append(f"Nearest bot {stats.nearest_bot}")
     if stats.mean_place is not None:
         lines.append(f"Mean place  {stats.mean_place:.2f} at 3+ players")
-    if stats.deals_per_match is not None:
-        label = "Deals/match" if stats.game == TRASH else "Turns/game "
-        lines.append(f"{label} {stats.deals_per_match:.1f}")
+    if stats.deals_per_match is not None:  # the dice game: rolls, as its end box counts
+        lines.append(f"Deals/match {stats.deals_per_match:.1f}" if stats.game == TRASH
+                     else f"Rolls/game  {stats.deals_per_match:.0f}")
     lines.append(f"Best streak {stats.best_streak} win{'s' if stats.best_streak != 1 else ''}")
     if stats.first_share is not None and stats.first_wins is not None:
         lines.append(f"Moved first {percent(stats.first_share)} of matches, "

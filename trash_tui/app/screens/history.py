@@ -58,6 +58,19 @@ WIDE_OTHERS = NARROW_OTHERS + sum(width + CELL_PADDING for width in (5, 7))
 MIN_PLAYERS_WIDTH = 12
 
 
+def moves_of(row: MatchRow) -> int:
+    """How long a match is: its moves, or for the dice game its rolls (the number its end
+    box and the statistics give)."""
+    return row.deals if row.game == NEIGHBOR else row.actions
+
+
+def moves_text(row: MatchRow) -> str:
+    """"133 moves", or for the dice game "114 rolls"."""
+    count = moves_of(row)
+    word = "roll" if row.game == NEIGHBOR else "move"
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def shortened(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns with an ellipsis when it is longer."""
     return text if cell_len(text) <= width else text[:max(width - 1, 0)].rstrip() + "…"
@@ -154,7 +167,7 @@ class HistoryScreen(Screen[None]):
             cells: list[str | Text] = [
                 time.strftime("%Y-%m-%d %H:%M", time.localtime(row.updated)),
                 cell(clean(SHORT_TITLES.get(row.game, row.game))),
-                cell(shortened(names, room)), cell(result), str(row.actions)]
+                cell(shortened(names, room)), cell(result), str(moves_of(row))]
             if self.wide:
                 cells[4:4] = ["—" if row.game == NEIGHBOR else str(row.deals)]
                 cells.append(duration_text(row.seconds))
@@ -206,7 +219,7 @@ class HistoryScreen(Screen[None]):
             return
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
         names = ", ".join(clean(name) for name in row.names)
-        players = (f"{names}; started {started}, {row.actions} moves in "
+        players = (f"{names}; started {started}, {moves_text(row)} in "
                    f"{duration_text(row.seconds)}")
         if row.game == NEIGHBOR:
             detail.update(Text(f"Game {row.id}: {TITLES[NEIGHBOR]}, seed {row.seed}: "

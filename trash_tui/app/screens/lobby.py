@@ -84,8 +84,8 @@ def unfinished_text(row: MatchRow) -> str:
     """The unfinished match in a few words: "Your match: 2 players, deal 3, 41 moves so
     far"."""
     if row.game == NEIGHBOR:
-        return (f"Your game of Help Your Neighbor: {len(row.names)} players, {row.actions} "
-                "moves so far")
+        return (f"Your game of Help Your Neighbor: {len(row.names)} players, {row.deals} "
+                f"roll{'' if row.deals == 1 else 's'} so far")
     return (f"Your match: {len(row.names)} players, deal {max(1, row.deals)}, "
             f"{row.actions} moves so far")
 
