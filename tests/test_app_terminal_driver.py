@@ -1,6 +1,7 @@
-"""The app on a real terminal (a PTY) with its quiet keyboard thread (issue 14): idle, the
+"""The app on a real terminal (a PTY) with its quiet keyboard thread (issue 14), which the
+settings turn on (``textual_speedups``, issue 30; the SSH server always does): idle, the
 app does not wake ten times a second; keys still come, a lone escape key included, and
-``q`` quits."""
+``q`` quits. Without it the app runs Textual's own keyboard thread."""
 
 from __future__ import annotations
 
@@ -28,8 +29,12 @@ def squeezed(data: bytes) -> str:
 class Terminal:
     """The app on a PTY of 100×32: what it printed, keys to type."""
 
-    def __init__(self, home: Path) -> None:
-        env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color",
+    def __init__(self, home: Path, speedups: bool) -> None:
+        config = home / "config.toml"
+        config.write_text(f'[app]\nname = "Robin"\ntextual_speedups = {str(speedups).lower()}\n',
+                          encoding="utf-8")
+        env = {"HOME": str(home), "TRASH_TUI_CONFIG": str(config),
+               "PATH": os.environ.get("PATH", ""), "TERM": "xterm-256color",
                "COLORTERM": "truecolor", "TRASH_TUI_HISTORY": str(home / "h.sqlite3"),
                "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
                **({"TEXTUAL_DRIVER": os.environ["TEXTUAL_DRIVER"]}
@@ -97,7 +102,7 @@ class Terminal:
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux's /proc")
 def test_an_idle_app_sleeps_and_still_takes_keys(tmp_path: Path) -> None:
-    terminal = Terminal(tmp_path)
+    terminal = Terminal(tmp_path, speedups=True)
     try:
         terminal.wait_for("New match")
         terminal.read(2.0)  # a second after the last input, the keyboard thread sleeps
@@ -115,13 +120,17 @@ def test_an_idle_app_sleeps_and_still_takes_keys(tmp_path: Path) -> None:
         terminal.close()
 
 
-def test_the_keyboard_thread_never_sleeps_before_it_has_told_a_lone_escape() -> None:
-    """A thread that got the processor late (a busy server) must not sleep with an escape
-    key still untold: it looks until one look came well after the last input, even past
-    its second awake (seen: one player in ten whose esc did nothing under load)."""
-    from trash_tui.app.quiet_driver import AWAKE, SETTLED, keep_looking
-
-    assert keep_looking(now=0.5, last_input=0.0, last_look=0.4)  # awake after input
-    assert not keep_looking(now=AWAKE + 1, last_input=0.0, last_look=AWAKE)  # settled: sleep
-    # its only look came before the escape could be told, then it got the CPU too late
-    assert keep_looking(now=AWAKE + 1, last_input=0.0, last_look=SETTLED / 4)
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux's /proc")
+def test_without_the_speedups_the_app_runs_textuals_own_keyboard_thread(tmp_path: Path
+                                                                        ) -> None:
+    terminal = Terminal(tmp_path, speedups=False)
+    try:
+        terminal.wait_for("New match")
+        terminal.read(1.5)
+        before = terminal.wakeups()
+        terminal.read(2.0)
+        assert terminal.wakeups() - before >= 15  # ten times a second
+        terminal.press(b"q")
+        assert terminal.exit_code(10) == 0
+    finally:
+        terminal.close()

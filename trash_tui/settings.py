@@ -79,7 +79,7 @@ DEFAULT_SEATS: tuple[str, ...] = (HUMAN, "normal")
 LEVELS: tuple[str, ...] = ("random", "greedy", "easy", "normal", "hard", "counter", "expert")
 TABLES = ("rules", "seats", "app", "keys")
 SEATS_KEYS = ("players",)
-APP_KEYS = ("animation", "theme", "name", "history")
+APP_KEYS = ("animation", "theme", "name", "history", "textual_speedups")
 
 #: Every remappable binding id and its default key, in the order a help screen lists them.
 BINDING_IDS: Mapping[str, str] = MappingProxyType({
@@ -122,6 +122,9 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=lambda: dict(BINDING_IDS), hash=False)
     history: Path | None = None
     name: str = DEFAULT_NAME
+    #: The app's speed-ups to Textual's private parts (``trash_tui.app.textual_compat``;
+    #: the SSH server always applies them): off by default, the app on stock Textual.
+    textual_speedups: bool = False
     #: False when the local player has not chosen a name yet (no settings file, or one
     #: without a name or with the placeholder ``DEFAULT_NAME``): the app asks for it on
     #: its first start. Never saved: a saved name is a chosen one.
@@ -401,6 +404,9 @@ def check_settings(settings: Settings) -> list[str]:
         problem = check(getattr(settings, key))
         if problem:
             problems.append(f"app.{key}: {problem}")
+    if not isinstance(settings.textual_speedups, bool):
+        problems.append("app.textual_speedups: expected true or false, got "
+                        f"{settings.textual_speedups!r}")
     if settings.history is not None and not isinstance(settings.history, Path):
         problems.append(f"app.history: expected a Path or None, got {settings.history!r}")
     problems.extend(validate_keymap(settings.keymap))
@@ -570,6 +576,12 @@ class _Reader:
                 else:
                     self.add(self.line("app", key), label,
                              f"{problem}; using the default {defaults[key]!r}")
+            elif key == "textual_speedups":
+                if isinstance(value, bool):
+                    values[key] = value
+                else:
+                    self.add(self.line("app", key), label, "expected true or false, got "
+                             f"{shown_value(value)}; using the default false")
             elif key == "history":
                 problem = _history_problem(value)
                 if problem is None:
@@ -677,6 +689,8 @@ def settings_document(settings: Settings) -> dict[str, Any]:
                            "name": settings.name}
     if settings.history is not None:
         app["history"] = str(settings.history)
+    if settings.textual_speedups:
+        app["textual_speedups"] = True
     document: dict[str, Any] = {
         "rules": rules_table(settings.rules),
         "seats": {"players": [dict(s) if isinstance(s, Mapping) else s

@@ -24,7 +24,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import constants as textual_constants
 from textual import events
 from textual.app import App, SystemCommand
 from textual.driver import Driver
@@ -33,8 +32,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from bots.base import BotError
-from trash_tui.app.lean_strips import share as share_lean_strips
-from trash_tui.app.parsed_css import share as share_parsed_css
+from trash_tui.app import textual_compat
 from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.screens.remote import (
     IDLE_EXIT_STATUS,
@@ -127,13 +125,9 @@ class TrashApp(App[None]):
                 screen.call_after_refresh(screen.show_unfinished)
 
     def get_driver_class(self) -> type[Driver]:
-        """Textual's driver for this terminal; on Linux and macOS, one whose keyboard
-        thread sleeps while nothing is typed (``quiet_driver``)."""
-        driver = super().get_driver_class()
-        if driver.__module__ == "textual.drivers.linux_driver" and not textual_constants.DRIVER:
-            from trash_tui.app.quiet_driver import QuietLinuxDriver
-            return QuietLinuxDriver
-        return driver
+        """Textual's driver for this terminal; on Linux and macOS, once the speed-ups to
+        Textual are applied, one whose keyboard thread sleeps while nothing is typed."""
+        return textual_compat.keyboard.driver_class(super().get_driver_class())
 
     def on_mount(self) -> None:
         self.set_keymap(self.settings.remapped_keys())
@@ -606,10 +600,15 @@ def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,
                idle_timeout: float = 0.0, tables: TablesLink | None = None) -> TrashApp:
     """The app, as ``trash`` and the tests build it: ``settings`` (default: the built-in
     defaults, never the user's file) with ``rules``, ``seats``, ``animation`` and ``theme``
-    overriding it when given."""
-    share_parsed_css()
-    share_lean_strips()
+    overriding it when given. The speed-ups to Textual's private parts are applied when
+    the settings ask (``textual_speedups``; the SSH server applies them in its fork server
+    whatever the settings say): a Textual they were not tested with is said as a problem
+    of the settings, and the app runs on it as it is."""
     base = settings or Settings()
+    if base.textual_speedups:
+        said: list[str] = []
+        textual_compat.apply(said.append)
+        problems = (*problems, *(f"app.textual_speedups: {line}" for line in said))
     changes: Mapping[str, Any] = {
         key: value for key, value in (("rules", rules), ("seats", tuple(seats or ()) or None),
                                       ("animation", animation), ("theme", theme))

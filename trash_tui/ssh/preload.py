@@ -6,10 +6,12 @@ Importing this module (in the fork server only) first imports the server's main 
 and, before Python 3.13.8, never does (CPython gh-126631): a forked session then finds
 ``__main__`` in place instead of running the script again. Then it imports every module
 of the app (``APP_PACKAGES``: all its screens, including those a session only opens
-later), parses the CSS of every widget for the default theme, and moves every object
-created so far out of the garbage collector's sight. A
-forked session never walks (and so never copies, page by page) the thousands of objects
-it shares with its siblings: it starts faster and keeps more memory shared.
+later), applies the app's speed-ups to Textual (``trash_tui.app.textual_compat``: every
+session inherits them; a Textual they were not tested with gets one line on the server's
+stderr and runs as it is), parses the CSS of every widget for the default theme, and
+moves every object created so far out of the garbage collector's sight. A forked session
+never walks (and so never copies, page by page) the thousands of objects it shares with
+its siblings: it starts faster and keeps more memory shared.
 """
 
 from __future__ import annotations
@@ -61,11 +63,19 @@ def import_what_textual_imports_late() -> None:
     get_character_cell_size("x", "latest")  # imports the latest table
 
 
+def apply_textual_speedups() -> None:
+    """The speed-ups to Textual's private parts, for every session forked from here."""
+    from trash_tui.app import textual_compat
+    from trash_tui.ssh.reporting import Reporter
+
+    textual_compat.apply(Reporter().report)
+
+
 def parse_css() -> None:
     """Parse the CSS of every widget and of the app for the default theme: a session that
-    keeps the default theme finds it parsed (``trash_tui.app.parsed_css``)."""
+    keeps the default theme finds it parsed (``textual_compat.css``, once applied)."""
     from trash_tui.app.app import create_app
-    from trash_tui.app.parsed_css import prepare
+    from trash_tui.app.textual_compat.css import prepare
     from trash_tui.settings import Settings
 
     with contextlib.suppress(Exception):  # then each session parses it, as it would
@@ -80,6 +90,7 @@ LATE_IMPORTS = ("textual.pilot", "textual.drivers.headless_driver")
 import_main_script()
 import_app()
 import_what_textual_imports_late()
+apply_textual_speedups()
 parse_css()
 gc.collect()
 gc.freeze()

@@ -1,63 +1,32 @@
-"""A terminal driver whose keyboard thread sleeps until a key comes (Linux and macOS).
+"""The quiet keyboard thread, chosen or not (Linux and macOS).
 
 Textual's ``LinuxDriver`` reads the keyboard in a thread that wakes ten times a second even
 when nothing is typed: it looks whether an escape key has stood alone long enough to be a
 key of its own rather than the start of a sequence. A server holds many idle sessions, and
 each spent about a millisecond of CPU a second on it (5 ms a move at a move every five
-seconds). ``QuietLinuxDriver`` reads the same way, with Textual's own parser, but looks
-only while it may matter: for a second after anything was typed, at Textual's pace; then
-it sleeps until the next input, or until the app stops it (its stop event wakes the thread
-through a pipe). It never falls asleep before it has looked once a while after the last
-input (``keep_looking``): on a busy server a thread that got the processor late could
-otherwise sleep with a lone escape key not yet told to the app.
+seconds). ``quiet_driver.QuietLinuxDriver`` reads the same way, with Textual's own parser,
+but looks only while it may matter, and sleeps until the next input otherwise.
 
 It is a thin subclass: it uses Textual's private parser (``textual._xterm_parser``) and the
 driver's own attributes, and when any of them is not what it expects (``fits``) it runs
-Textual's own loop. ``apply()`` only lets the app choose it (``driver_class``).
+Textual's own loop. ``apply()`` only lets the app choose it (``driver_class``). Nothing
+here imports Textual's Linux driver until it is asked for (it does not import on Windows).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import selectors
-import threading
-import time
-from codecs import getincrementaldecoder
-from typing import Any
-
-from textual import constants
 from textual.driver import Driver
-from textual.drivers.linux_driver import LinuxDriver
 
-try:  # Textual's private parser: without it, Textual's own loop
-    from textual._parser import ParseError
-    from textual._xterm_parser import XTermParser
-except ImportError:  # pragma: no cover - a Textual that moved them
-    XTermParser = None  # type: ignore[assignment,misc]
-    ParseError = EOFError  # type: ignore[assignment,misc]
-
-TICK = 0.1  # seconds between two looks for a lone escape key (as Textual's driver)
-AWAKE = max(1.0, 4 * constants.ESCAPE_DELAY)  # seconds it looks after the last input
-SETTLED = 2 * constants.ESCAPE_DELAY  # a look this long after the input has told any escape
-
-_chosen = [False]  # whether the app uses this driver (``apply``)
-
-
-def keep_looking(now: float, last_input: float, last_look: float) -> bool:
-    """Whether the keyboard thread must wake again to look for a lone escape key: for
-    ``AWAKE`` seconds after the last input, and in any case until it has looked once
-    ``SETTLED`` seconds after it (the parser tells an escape key ``ESCAPE_DELAY`` after
-    it came)."""
-    return now < last_input + AWAKE or last_look < last_input + SETTLED
+_chosen = [False]  # whether the app uses the quiet driver (``apply``)
 
 
 def fits() -> bool:
-    """Whether Textual's parser and driver are as this driver uses them."""
-    return (XTermParser is not None
-            and all(callable(getattr(XTermParser, name, None)) for name in ("feed", "tick"))
-            and all(callable(getattr(LinuxDriver, name, None))
-                    for name in ("run_input_thread", "process_message", "close")))
+    """Whether Textual's parser and driver are as the quiet driver uses them."""
+    try:
+        from trash_tui.app.textual_compat import quiet_driver
+    except ImportError:  # no Linux driver here (Windows)
+        return False
+    return quiet_driver.textual_fits()
 
 
 def apply() -> None:
@@ -71,80 +40,9 @@ def revert() -> None:
 def driver_class(default: type[Driver]) -> type[Driver]:
     """The driver for the app: the quiet one in place of Textual's Linux driver once
     applied, ``default`` otherwise."""
-    if _chosen[0] and default is LinuxDriver:
+    if (_chosen[0] and default.__module__ == "textual.drivers.linux_driver"
+            and default.__name__ == "LinuxDriver"):
+        from trash_tui.app.textual_compat.quiet_driver import QuietLinuxDriver
+
         return QuietLinuxDriver
     return default
-
-
-class _WakingEvent(threading.Event):
-    """The driver's stop event: setting it also wakes the sleeping keyboard thread."""
-
-    def __init__(self, wake_fd: int) -> None:
-        super().__init__()
-        self.wake_fd = wake_fd
-
-    def set(self) -> None:
-        super().set()
-        if self.wake_fd >= 0:  # (-1 once the driver closed it: the number may be reused)
-            with contextlib.suppress(OSError):
-                os.write(self.wake_fd, b"!")
-
-
-class QuietLinuxDriver(LinuxDriver):
-    """``LinuxDriver`` with a keyboard thread that sleeps while nothing is typed."""
-
-    def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True,
-                 size: tuple[int, int] | None = None) -> None:
-        super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self._wake_read, self._wake_write = os.pipe()
-        os.set_blocking(self._wake_read, False)
-        os.set_blocking(self._wake_write, False)
-        self._quiet = fits() and isinstance(getattr(self, "exit_event", None),
-                                            threading.Event)
-        if self._quiet:
-            self.exit_event = _WakingEvent(self._wake_write)
-
-    def close(self) -> None:
-        super().close()
-        if isinstance(getattr(self, "exit_event", None), _WakingEvent):
-            self.exit_event.wake_fd = -1
-        for fd in (self._wake_read, self._wake_write):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._wake_read = self._wake_write = -1
-
-    def run_input_thread(self) -> None:
-        """Read keys and send them to the app until the stop event is set."""
-        if not self._quiet:
-            super().run_input_thread()
-            return
-        selector = selectors.DefaultSelector()
-        selector.register(self.fileno, selectors.EVENT_READ)
-        selector.register(self._wake_read, selectors.EVENT_READ)
-        parser = XTermParser(self._debug)
-        decode = getincrementaldecoder("utf-8")().decode
-        last_input = last_look = time.monotonic()
-        try:
-            while not self.exit_event.is_set():
-                looking = keep_looking(time.monotonic(), last_input, last_look)
-                timeout = TICK if looking else None
-                for key, _mask in selector.select(timeout):
-                    if key.fd == self._wake_read:
-                        with contextlib.suppress(OSError):
-                            os.read(self._wake_read, 64)
-                        continue
-                    data = os.read(self.fileno, 4096)
-                    if not data:  # the end of the input: nothing more will come
-                        selector.unregister(self.fileno)
-                        continue
-                    last_input = time.monotonic()
-                    for event in parser.feed(decode(data)):
-                        self.process_message(event)
-                last_look = time.monotonic()
-                for event in parser.tick():
-                    self.process_message(event)
-        finally:
-            selector.close()
-            with contextlib.suppress(EOFError, ParseError):
-                for _event in parser.feed(""):
-                    pass
