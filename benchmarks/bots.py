@@ -15,7 +15,30 @@ Then the time each bot takes per decision (``time.perf_counter`` around ``choose
 fast levels in microseconds, the expert (median, 95th percentile, worst) in milliseconds
 against its budget. Exits with 1 if a claim fails.
 
+Issue 28's figures follow (each section can be run alone with ``--only``):
+
+* ``oracle``: the research oracle (``bots/oracle.py``, sees every card) against ``greedy``
+  on duplicate boards per house-rule preset, with and without passes: what seeing the
+  cards is worth, the bound on what any honest bot can gain;
+* ``expert``: the expert against ``greedy`` and against ``counter`` per preset, with the
+  95% interval, then the expert's decision time (median, 95th percentile, worst) against
+  its budget;
+* ``hint``: the hint's advice (the expert's move, as the board's hint computes it) against
+  greedy's move at the same decision, each played out on the real cards;
+* ``anchors``: the calibration anchors as the leaderboard shows them, and which levels'
+  intervals overlap.
+
+At 3 or 4 players a board is one deck played once with the bot at each seat (the others
+``greedy`` or ``counter``); its score is the bot's share of the board's wins, against a
+fair share of 1/players. Every figure is seeded: the same command prints the same numbers
+(the expert's time budget aside, see bots/README.md). The full precision the issue asks
+(a 95% interval of at most +-1.5 points, about 4,000 boards a pairing) is
+
+    python benchmarks/bots.py --only expert --expert-boards 4000 --workers 2
+
     python benchmarks/bots.py [--matches N] [--expert-matches N] [--workers W] [--seed S]
+                              [--only SECTION ...] [--presets NAME ...]
+                              [--oracle-boards N] [--expert-boards N] [--hint-matches N]
 """
 
 from __future__ import annotations
@@ -33,6 +56,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
 from typing import Any
 
 from bots import Bot, make_bot, play_match
@@ -146,6 +170,229 @@ def print_times(times: Times) -> None:
               f"{1000 * expert[-1]:.1f} ms over {len(expert)} decisions")
 
 
+# --- issue 28: the oracle, the expert's edge, the hint, the anchors -------------------------
+# (label, preset, players): the house rules the issue names, and 3 and 4 players.
+PRESET_TABLES = [
+    ("standard", "standard", 2),
+    ("Kings wild", "kings-wild", 2),
+    ("Jokers", "jokers", 2),
+    ("start size 5", "kids", 2),
+    ('call "Trash!"', "call-trash", 2),
+    ("last turn", "last-turn", 2),
+    ("three free draws", "three-free-draws", 2),
+    ("3 players", "standard", 3),
+    ("4 players", "standard", 4),
+]
+ORACLE = {"name": "oracle", "level": 2}
+ORACLE_NO_PASSES = {"name": "oracle", "level": 2, "passes": False}
+HINT_BUDGET = 0.4  # what the board's hint gives the expert (trash_tui/app/trash/board.py)
+
+
+def rotation_board(job: tuple[Any, Any, str, int, int, int]) -> tuple[float, Times]:
+    """One board of ``subject`` against ``opponent`` under ``preset`` at ``players``: the
+    same deck played once with the subject at each seat (the opponent's bot at the
+    others). Returns the subject's share of the board's wins and its decision times."""
+    from bots.oracle import OracleBot, play_oracle_match
+
+    subject, opponent, preset, players, seed, index = job
+    rules = preset_rules(preset)
+    match_seed = derive_seed(seed, preset, players, "match", index)
+    wins, times = 0, defaultdict(list)
+    for seat in range(players):
+        specs = [subject if s == seat else opponent for s in range(players)]
+        bots = [make_bot(spec, seed=derive_seed(seed, preset, players, index, seat, s),
+                         research=True) for s, spec in enumerate(specs)]
+        if any(isinstance(bot, OracleBot) for bot in bots):
+            match = play_oracle_match(rules, bots, match_seed)
+        else:
+            match = play_match(rules, bots, match_seed)
+        if match.result is not None and match.result.winner == seat:
+            wins += 1
+        subject_bot = bots[seat]
+        name = label(subject)
+        if isinstance(subject_bot, ExpertBot | OracleBot):
+            times[name].extend(subject_bot.decision_times)
+    return wins / players, dict(times)
+
+
+def run_rotations(subject: Any, opponent: Any, preset: str, players: int, boards: int,
+                  seed: int, pool: ProcessPoolExecutor | None) -> tuple[list[float], Times]:
+    jobs = [(subject, opponent, preset, players, seed, i) for i in range(boards)]
+    results = list(pool.map(rotation_board, jobs, chunksize=4) if pool
+                   else map(rotation_board, jobs))
+    times: Times = defaultdict(list)
+    for _, board_times in results:
+        for name, values in board_times.items():
+            times[name].extend(values)
+    return [r[0] for r in results], times
+
+
+def interval_text(scores: list[float], fair: float) -> str:
+    stats = board_stats(scores, fair)
+    if stats.mean is None:
+        return "no boards"
+    if stats.low is None or stats.high is None:
+        return f"{stats.mean:6.1%}"
+    return f"{stats.mean:6.1%} [{stats.low:5.1%}, {stats.high:5.1%}]"
+
+
+def edge_verdict(scores: list[float], fair: float) -> str:
+    stats = board_stats(scores, fair)
+    if stats.sd == 0:
+        return "every board the same"
+    if stats.low is not None and stats.low > fair:
+        return "stronger"
+    if stats.high is not None and stats.high < fair:
+        return "weaker"
+    return "level"
+
+
+def selected_tables(presets: Sequence[str] | None) -> list[tuple[str, str, int]]:
+    if not presets:
+        return PRESET_TABLES
+    chosen = [t for t in PRESET_TABLES if t[0] in presets or f"{t[1]}/{t[2]}" in presets]
+    if not chosen:
+        names = ", ".join(repr(t[0]) for t in PRESET_TABLES)
+        raise SystemExit(f"benchmarks/bots.py: --presets: none of {list(presets)!r}; known: "
+                         f"{names} (or preset/players, e.g. standard/3)")
+    return chosen
+
+
+def oracle_section(boards: int, seed: int, tables: list[tuple[str, str, int]],
+                   pool: ProcessPoolExecutor | None) -> Times:
+    print(f"\nThe oracle (sees every card, research only) against greedy: duplicate boards, "
+          f"seed {seed}, {boards} boards a row")
+    print(f"{'rules':<17} {'pl':>2} {'fair':>5}  {'oracle':>23}  {'oracle, no passes':>23}")
+    times: Times = defaultdict(list)
+    for name, preset, players in tables:
+        started = time.perf_counter()
+        row = []
+        for spec in (ORACLE, ORACLE_NO_PASSES):
+            scores, pair_times = run_rotations(spec, "greedy", preset, players, boards, seed,
+                                               pool)
+            for key, values in pair_times.items():
+                times[key].extend(values)
+            row.append(interval_text(scores, 1 / players))
+        print(f"{name:<17} {players:>2} {1 / players:>5.0%}  {row[0]:>23}  {row[1]:>23}  "
+              f"({time.perf_counter() - started:.0f} s)", flush=True)
+    return times
+
+
+def expert_section(boards: int, seed: int, tables: list[tuple[str, str, int]],
+                   pool: ProcessPoolExecutor | None) -> Times:
+    print(f"\nThe expert's edge: duplicate boards, seed {seed}, {boards} boards a cell; score "
+          f"[95% interval] against the fair share")
+    print(f"{'rules':<17} {'pl':>2} {'fair':>5}  {'vs greedy':>23} {'':>20}  "
+          f"{'vs counter':>23}")
+    times: Times = defaultdict(list)
+    for name, preset, players in tables:
+        started = time.perf_counter()
+        cells = []
+        for opponent in ("greedy", "counter"):
+            scores, pair_times = run_rotations("expert", opponent, preset, players, boards,
+                                               seed, pool)
+            for key, values in pair_times.items():
+                times[key].extend(values)
+            fair = 1 / players
+            cells.append(f"{interval_text(scores, fair):>23} {edge_verdict(scores, fair):>20}")
+        print(f"{name:<17} {players:>2} {1 / players:>5.0%}  {cells[0]}  {cells[1]}  "
+              f"({time.perf_counter() - started:.0f} s)", flush=True)
+    return times
+
+
+def print_research_times(times: Times) -> None:
+    for name, values in sorted(times.items()):
+        values = sorted(values)
+        if not values:
+            continue
+        budget = (f" against its {ExpertBot.params['budget'].default} s budget"
+                  if name == "expert" else "")
+        print(f"{name} decision time: median {1000 * statistics.median(values):.1f} ms, "
+              f"95th percentile {1000 * values[int(0.95 * (len(values) - 1))]:.1f} ms, worst "
+              f"{1000 * values[-1]:.1f} ms over {len(values):,} decisions{budget}")
+
+
+def hint_match(job: tuple[int, int]) -> tuple[int, int, int, int, int]:
+    """A greedy-vs-greedy match; at every decision with a real choice the hint's move is
+    computed as the board does, and where it differs from greedy's, both moves are played
+    out on the real cards (the same stock, greedy afterwards for everyone). Returns the
+    decisions with a choice, the hints that differ, and where they differ how often the
+    deal then went better, worse or the same for the seat (it shrinks or not)."""
+    from bots.builtin import greedy_policy
+    from trash_tui.engine.match import Match
+
+    seed, index = job
+    rules = preset_rules("standard")
+    match = Match(rules, 2, derive_seed(seed, "hint", index))
+    choices = differ = better = worse = same = 0
+    while not match.over:
+        deal, seat = match.deal, match.to_move
+        greedy = greedy_policy(deal, seat, None)  # type: ignore[arg-type]
+        observation = match.observation(seat)
+        if len(ExpertBot.candidates(observation, observation.legal)) > 1:
+            choices += 1
+            hint_seed = derive_seed(seed, "hint", index, len(deal.actions), deal.turns)
+            expert = ExpertBot(seed=hint_seed % 2**31, budget=HINT_BUDGET)
+            expert.start_match(seat, 2, rules)
+            expert.start_deal(observation)
+            hint = expert.choose(observation, observation.legal)
+            if hint != greedy:
+                differ += 1
+                values = []
+                for action in (hint, greedy):
+                    twin = deal.copy(with_events=False)
+                    twin.apply(action)
+                    twin.play_greedy()
+                    values.append(seat in twin.shrinking)
+                better += values[0] > values[1]
+                worse += values[0] < values[1]
+                same += values[0] == values[1]
+        match.apply(greedy)
+    return choices, differ, better, worse, same
+
+
+def hint_section(matches: int, seed: int, pool: ProcessPoolExecutor | None) -> None:
+    from trash_tui.stats import wilson_interval
+
+    jobs = [(seed, i) for i in range(matches)]
+    results = list(pool.map(hint_match, jobs, chunksize=2) if pool else map(hint_match, jobs))
+    choices, differ, better, worse, same = (sum(r[i] for r in results) for i in range(5))
+    print(f"\nThe hint's advice (the expert's move, budget {HINT_BUDGET} s) against greedy's "
+          f"move at the same decision: {matches} greedy-vs-greedy matches, standard rules, "
+          f"seed {seed}")
+    if not choices:
+        print("no decision with a real choice")
+        return
+    print(f"decisions with a real choice: {choices:,}; the hint differs from greedy's move at "
+          f"{differ:,} ({differ / choices:.1%})")
+    if differ:
+        decided = better + worse
+        low, high = wilson_interval(better, decided) if decided else (0.0, 1.0)
+        print(f"where it differs, played out on the real cards: the deal goes better for the "
+              f"player {better:,} times, worse {worse:,}, the same {same:,}; following the "
+              f"hint wins {better / decided if decided else 0:.1%} of the deals where it "
+              f"matters (95% interval {low:.1%}-{high:.1%})")
+
+
+def anchors_section() -> None:
+    from trash_tui.players.anchors import anchors_info
+
+    info = anchors_info()
+    levels = info.get("games", {}).get("trash", {})
+    print(f"\nCalibration anchors (trash_tui/players/anchors.json, made {info.get('made', '?')}"
+          f" by {info.get('made_by', '?')}): shown rating [95% interval], games")
+    rows = sorted(levels.items(), key=lambda item: -item[1].get("shown", 0))
+    for name, entry in rows:
+        print(f"  {name:<8} {entry.get('shown', '?'):>5} [{entry.get('shown_low', '?')}, "
+              f"{entry.get('shown_high', '?')}]  {entry.get('games', '?')} games")
+    tied = []
+    for (a, ea), (b, eb) in pairwise(rows):
+        if ea.get("shown_low", 0) <= eb.get("shown_high", 0):
+            tied.append(f"{a}~{b}")
+    print("levels whose intervals overlap (not separated by the calibration): "
+          + (", ".join(tied) or "none"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=2000, help="matches per pairing")
@@ -153,42 +400,68 @@ def main() -> None:
                         help="matches per pairing that involves the expert (0: none)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", nargs="+", default=None,
+                        choices=("ladder", "oracle", "expert", "hint", "anchors"),
+                        help="the sections to run (default: all)")
+    parser.add_argument("--presets", nargs="+", default=None,
+                        help="rows of the oracle and expert tables (default: all nine)")
+    parser.add_argument("--oracle-boards", type=int, default=100)
+    parser.add_argument("--expert-boards", type=int, default=100)
+    parser.add_argument("--hint-matches", type=int, default=40)
     args = parser.parse_args()
+    sections = set(args.only or ("ladder", "oracle", "expert", "hint", "anchors"))
+    tables = selected_tables(args.presets)
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    failed: list[str] = []
+    try:
+        if "ladder" in sections:
+            failed = ladder_section(args, pool)
+        if "oracle" in sections:
+            print_research_times(oracle_section(args.oracle_boards, args.seed, tables, pool))
+        if "expert" in sections:
+            print_research_times(expert_section(args.expert_boards, args.seed, tables, pool))
+        if "hint" in sections:
+            hint_section(args.hint_matches, args.seed, pool)
+        if "anchors" in sections:
+            anchors_section()
+    finally:
+        if pool:
+            pool.shutdown()
+    if failed:
+        print("claims that fail: " + "; ".join(failed))
+        sys.exit(1)
+    if "ladder" in sections:
+        print("every claim of the ladder holds")
+
+
+def ladder_section(args: argparse.Namespace, pool: ProcessPoolExecutor | None) -> list[str]:
+    """The ladder's pairings (2 players, standard rules); the claims that fail."""
     print(f"2-player matches, standard rules, duplicate boards (seats swapped); "
           f"seed {args.seed}")
     print(f"{'pairing':<18} {'matches':>7}  {'score':>6}  {'95% interval':>16}  verdict")
     times: Times = defaultdict(list)
     failed: list[str] = []
-    try:
-        pairings = [(a, b, claim, args.matches) for a, b, claim in PAIRINGS]
-        if args.expert_matches > 0:
-            pairings += [(a, b, claim, args.expert_matches) for a, b, claim in EXPERT_PAIRINGS]
-        for first, second, claim, matches in pairings:
-            scores, pair_times, elapsed = run_pairing(first, second, matches,
-                                                            args.seed, pool)
-            for name, values in pair_times.items():
-                times[name].extend(values)
-            stats = board_stats(scores)
-            mean = stats.mean if stats.mean is not None else 0.5
-            low = stats.low if stats.low is not None else 0.0
-            high = stats.high if stats.high is not None else 1.0
-            name = f"{label(first)} vs {label(second)}"
-            holds = claim_holds(claim, low, high)
-            if not holds:
-                failed.append(f"{name} (claimed {claim})")
-            print(f"{name:<18} {2 * len(scores):>7}  {mean:>6.1%}  [{low:6.1%}, {high:6.1%}]  "
-                  f"{verdict(stats.sd, low, high)}; "
-                  f"ladder: {claim} — {'ok' if holds else 'FAILS'} ({elapsed:.0f} s)",
-                  flush=True)
-    finally:
-        if pool:
-            pool.shutdown()
+    pairings = [(a, b, claim, args.matches) for a, b, claim in PAIRINGS]
+    if args.expert_matches > 0:
+        pairings += [(a, b, claim, args.expert_matches) for a, b, claim in EXPERT_PAIRINGS]
+    for first, second, claim, matches in pairings:
+        scores, pair_times, elapsed = run_pairing(first, second, matches, args.seed, pool)
+        for name, values in pair_times.items():
+            times[name].extend(values)
+        stats = board_stats(scores)
+        mean = stats.mean if stats.mean is not None else 0.5
+        low = stats.low if stats.low is not None else 0.0
+        high = stats.high if stats.high is not None else 1.0
+        name = f"{label(first)} vs {label(second)}"
+        holds = claim_holds(claim, low, high)
+        if not holds:
+            failed.append(f"{name} (claimed {claim})")
+        print(f"{name:<18} {2 * len(scores):>7}  {mean:>6.1%}  [{low:6.1%}, {high:6.1%}]  "
+              f"{verdict(stats.sd, low, high)}; "
+              f"ladder: {claim} — {'ok' if holds else 'FAILS'} ({elapsed:.0f} s)",
+              flush=True)
     print_times(times)
-    if failed:
-        print("claims that fail: " + "; ".join(failed))
-        sys.exit(1)
-    print("every claim of the ladder holds")
+    return failed
 
 
 if __name__ == "__main__":
