@@ -222,9 +222,15 @@ def sandbox_lines(config: TournamentConfig) -> list[str]:
                      + f" (the sandbox {works})")
         for bot in config.bots:
             folder = bot.spec.get("cwd")
-            trouble = folder_problem(folder) if bot.name in sandboxed and folder else None
+            if bot.name not in sandboxed or not folder:
+                continue
+            trouble = folder_problem(folder)
             if trouble:
                 lines.append(f"warning: bot {clean(bot.name, 40)}: {visible(trouble)}")
+            if Path(folder).resolve() in config.path.resolve().parents:
+                lines.append(f"note: bot {clean(bot.name, 40)} runs in the folder of this "
+                             "file (hidden from it), and may read the rest of that folder; "
+                             "give each bot a folder of its own (cwd = \"...\")")
     if outside:
         lines.append("not sandboxed (they can read this file, its seed and the runner's "
                      "processes): " + ", ".join(clean(name, 40) for name in outside)
