@@ -306,7 +306,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
                 *sandbox.read_only]
     if python:
         readable += python_paths()
-    readable = [p for p in _minimal(readable) if not _under_system(p)]
+    # never the whole file system: a bot whose folder is "/" reads only the system's part
+    readable = [p for p in _minimal(p for p in readable if p != "/") if not _under_system(p)]
     args = [BWRAP, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
             "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-user"]
     prepared = Prepared([])

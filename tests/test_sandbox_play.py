@@ -224,3 +224,14 @@ def test_bots_check_says_how_each_bot_runs(tmp_path: Path) -> None:
         "iso     isolated Python bot, sandboxed",
         "greedy  built in: runs in the runner's process",
         "sandboxed: py, iso (the sandbox works on this machine)"]
+
+
+@needs_sandbox
+def test_a_bot_whose_folder_is_the_root_sees_only_the_system(tmp_path: Path) -> None:
+    prepared = sandbox_command(["ls", str(tmp_path)], "/", {"PATH": "/usr/bin:/bin"},
+                               Sandbox())
+    popen = subprocess.Popen(prepared.argv, pass_fds=prepared.pass_fds,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    prepared.started(popen.pid)
+    out, _ = popen.communicate(timeout=30)
+    assert b"No such file or directory" in out
