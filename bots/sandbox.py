@@ -58,6 +58,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trash_tui.text import visible
+
 BWRAP = "bwrap"
 SANDBOX_UID = 65534  # "nobody" inside the sandbox
 OUTSIDE_UID_BASE = 2_000_000_000  # a root runner's bots run as these uids outside
@@ -92,11 +94,10 @@ class Sandbox:
     read_only: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
 
-    def hiding(self, paths: Iterable[str | Path]) -> Sandbox:
-        """The same sandbox with ``paths`` covered too."""
-        more = tuple(os.path.abspath(p) for p in paths if str(p))
-        return Sandbox(self.processes, self.files, self.tmp_mb, self.read_only,
-                       tuple(dict.fromkeys((*self.hidden, *more))))
+
+def _shown(value: object) -> str:
+    """A value from a file, for a message: its repr, escaped and at most 80 characters."""
+    return visible(repr(value), 80)
 
 
 def read_sandbox(value: object, where: str) -> Sandbox | None:
@@ -108,19 +109,19 @@ def read_sandbox(value: object, where: str) -> Sandbox | None:
         return Sandbox()
     if not isinstance(value, Mapping):
         raise ValueError(f"{where}: sandbox must be true, false or a table such as "
-                         f"{{ processes = 64 }}, got {value!r}")
+                         f"{{ processes = 64 }}, got {_shown(value)}")
     known = (*LIMITS, "read_only", "hidden")
     for key in value:
         if key not in known:
-            raise ValueError(f"{where}: sandbox.{key} is not a sandbox setting; known: "
-                             + ", ".join(known))
+            raise ValueError(f"{where}: sandbox.{visible(str(key), 40)} is not a sandbox "
+                             "setting; known: " + ", ".join(known))
     numbers: dict[str, int] = {}
     for key, (low, high) in LIMITS.items():
         number = value.get(key, getattr(Sandbox, key))
         if not (isinstance(number, int) and not isinstance(number, bool)
                 and low <= number <= high):
             raise ValueError(f"{where}: sandbox.{key} must be an integer from {low} to "
-                             f"{high}, got {number!r}")
+                             f"{high}, got {_shown(number)}")
         numbers[key] = number
     paths: dict[str, tuple[str, ...]] = {}
     for key in ("read_only", "hidden"):
@@ -129,16 +130,10 @@ def read_sandbox(value: object, where: str) -> Sandbox | None:
                 and all(isinstance(item, str) and item and os.path.isabs(item)
                         for item in items)):
             raise ValueError(f"{where}: sandbox.{key} must be a list of absolute paths, got "
-                             f"{items!r}")
+                             f"{_shown(items)}")
         paths[key] = tuple(items)
     return Sandbox(numbers["processes"], numbers["files"], numbers["tmp_mb"],
                    paths["read_only"], paths["hidden"])
-
-
-def sandbox_table(sandbox: Sandbox) -> dict[str, object]:
-    """``sandbox`` as a spec's table again (``read_sandbox`` reads it back)."""
-    return {"processes": sandbox.processes, "files": sandbox.files, "tmp_mb": sandbox.tmp_mb,
-            "read_only": list(sandbox.read_only), "hidden": list(sandbox.hidden)}
 
 
 # --- the runner's own protection ------------------------------------------------------------
