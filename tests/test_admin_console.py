@@ -13,9 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from admin_helpers import admin, admin_ok
 from ssh_helpers import serving
 
+from trash_tui.admin import console
 from trash_tui.admin.console import MAX_REQUEST, reachable
 
 
@@ -56,7 +58,8 @@ async def test_the_socket_is_the_owners_only_and_refuses_another_user(tmp_path: 
 
 
 async def test_garbage_on_the_socket_gets_one_line_and_the_server_goes_on(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(console, "REQUEST_TIMEOUT", 0.5)  # (5 s on a real server)
     async with serving(tmp_path) as server:
         path = server.config.admin_path
         garbage = [b"\x00\xff\x1b[2J not json\n", b"[1, 2, 3]\n", b'{"command": 7}\n',

@@ -95,6 +95,7 @@ STOPPING_MESSAGE = "trash: the server is stopping, try again later"
 _GAME = "trash_game_connection"  # the connection's extra-info key for its GameConnection
 KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
 CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
+GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauges
 #: Written to a kicked session's terminal after its app: the screen back, the reason.
 RESET_TERMINAL = "\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
 
@@ -157,7 +158,9 @@ class ServerState:
         self.tables.moderation = self.moderation
         self.tables.on_move = self.metrics.move
         self.tables.on_report = self.metrics.reports.inc
-        self.metrics.read_gauges = self.gauges
+        self.tables.note = self.reporter.report  # (a player's report is not an error)
+        self.metrics.read_gauges = self.gauges_from_any_thread
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
 
     def report(self, message: str, detail: str = "") -> None:
@@ -189,6 +192,26 @@ class ServerState:
         for sanction in self.moderation.active():
             sanctions[sanction.action] = sanctions.get(sanction.action, 0) + 1
         return {"sessions": sessions, "tables": tables, "sanctions": sanctions}
+
+    def gauges_from_any_thread(self) -> dict[str, dict[str, int]]:
+        """``gauges`` read in the event loop's thread (the metrics endpoint scrapes from
+        a thread of its own; the sessions and tables change in the loop's)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return {}
+        try:
+            if asyncio.get_running_loop() is loop:
+                return self.gauges()
+        except RuntimeError:
+            pass
+
+        async def read() -> dict[str, dict[str, int]]:
+            return self.gauges()
+
+        try:
+            return asyncio.run_coroutine_threadsafe(read(), loop).result(GAUGES_WAIT)
+        except Exception:
+            return {}
 
     def kick(self, match: Callable[[Session], bool], why: str) -> int:
         """End every running session ``match`` picks: its app is told ``why`` (and says
@@ -632,6 +655,7 @@ async def _start_operator_side(state: ServerState) -> None:
     """The bans and the message of the day from the history database, its writes timed,
     the admin socket, the metrics endpoint (if configured) and the CPU sampler."""
     service = state.tables
+    state.loop = asyncio.get_running_loop()
     history = service._history()
     try:
         for sanction in await service.run(lambda: store.sanctions_in_force(history)):

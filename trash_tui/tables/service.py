@@ -182,6 +182,7 @@ class TableService:
         self.moderation: Any = None  # the server's bans and mutes (admin.moderation)
         self.on_move: Callable[[], None] = lambda: None  # a move was played (metrics)
         self.on_report: Callable[[], None] = lambda: None  # a player reported one
+        self.note: Callable[[str, str], None] = self.report  # the operator's log (reports)
         self.motd: str | None = None  # the line every lobby shows
         self.notice: tuple[str, float] | None = None  # the operator's notice, and its end
 
@@ -762,7 +763,7 @@ class TableService:
         number = await self.run(lambda: store.add_report(
             history, reporter, client.name, found[0], shown, table.code, reason, chat))
         self.on_report()
-        self.report(f"report #{number}: {client.name} ({reporter}) reported {shown} "
+        self.note(f"report #{number}: {client.name} ({reporter}) reported {shown} "
                     f"({found[0]}) at table {table.code}: {reason or '(no reason)'}", "")
         client.send({"op": "notice", "text": f"Your report about {shown} went to the "
                                              "server's operator."})
