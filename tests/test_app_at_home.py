@@ -302,3 +302,25 @@ async def test_item_7_a_dice_game_counts_its_rolls_alike_everywhere(tmp_path: Pa
         assert f"{rolls} rolls in" in detail and "moves" not in detail
         table = history_screen.query_one("DataTable")
         assert str(rolls) in [str(cell) for cell in table.get_row_at(0)]
+
+
+async def test_item_9_the_replay_footer_lists_pgup_with_every_other_key() -> None:
+    from test_app_newcomer import store_finished_match
+
+    from trash_tui.app.trash.replay_screen import ReplayScreen
+    from trash_tui.app.widgets.footer import TrashFooter
+
+    store_finished_match()
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        footer = app.screen.query_one(TrashFooter)
+        drawn = {key.key_display for key in footer.drawn_keys()}
+        assert {"pgup", "pgdn", "←", "→", "home", "end", "esc"} <= drawn, drawn
+        assert len(footer.drawn_keys()) == len(footer.shown_keys())
+        await pilot.press("end", "pageup")
+        await pilot.pause()
+        assert app.screen.cursor.position < app.screen.cursor.length

@@ -43,6 +43,9 @@ def log_lines(cursor: NeighborReplayCursor, names: Sequence[str]) -> list[str]:
     return lines
 
 
+STEP, TURN = Binding.Group("Step"), Binding.Group("Turn")
+
+
 class NeighborReplayScreen(ReplayKeys, Screen[None]):
     """A finished game of Help Your Neighbor, replayed one action at a time."""
 
@@ -56,15 +59,16 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # as the Trash replay: short labels, the previous turn only in ? / the palette
-        Binding("right,space", "forward", "Next", id="neighbor-replay-forward",
-                key_display="→", priority=True),
+        # as the Trash replay: keys in pairs with one label, every key in the footer
         Binding("left,backspace", "back", "Back", id="neighbor-replay-back", key_display="←",
-                priority=True),
-        Binding("pagedown,n", "next_turn", "Turn", id="neighbor-replay-next-turn",
-                priority=True),
+                priority=True, group=STEP),
+        Binding("right,space", "forward", "Next", id="neighbor-replay-forward",
+                key_display="→", priority=True, group=STEP),
         Binding("pageup,p", "previous_turn", "Previous turn",
-                id="neighbor-replay-previous-turn", priority=True, show=False),
+                id="neighbor-replay-previous-turn", priority=True, key_display="pgup",
+                group=TURN),
+        Binding("pagedown,n", "next_turn", "Next turn", id="neighbor-replay-next-turn",
+                priority=True, key_display="pgdn", group=TURN),
         Binding("home", "start", "Start", id="neighbor-replay-start", priority=True),
         Binding("end", "end", "End", id="neighbor-replay-end", priority=True),
         Binding("escape", "close", "Close", id="close-neighbor-replay"),

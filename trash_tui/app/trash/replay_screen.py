@@ -39,6 +39,9 @@ def deal_option_text(cursor: ReplayCursor, index: int, names: list[str]) -> str:
     return f"Deal {index + 1}: {who} · {moves} moves"
 
 
+STEP, DEAL = Binding.Group("Step"), Binding.Group("Deal")
+
+
 class ReplayScreen(ReplayKeys, Screen[None]):
     """A finished match, replayed one action at a time."""
 
@@ -52,13 +55,15 @@ class ReplayScreen(ReplayKeys, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # short labels, and the previous deal only in ? / the palette: the footer fits 80
-        Binding("right,space", "forward", "Next", id="replay-forward", key_display="→"),
-        Binding("left,backspace", "back", "Back", id="replay-back", key_display="←"),
-        Binding("pagedown,n", "next_deal", "Deal", id="replay-next-deal",
-                priority=True),
+        # keys in pairs with one label ("← → Step", "pgup pgdn Deal"): every key fits 80
+        Binding("left,backspace", "back", "Back", id="replay-back", key_display="←",
+                group=STEP),
+        Binding("right,space", "forward", "Next", id="replay-forward", key_display="→",
+                group=STEP),
         Binding("pageup,p", "previous_deal", "Previous deal", id="replay-previous-deal",
-                priority=True, show=False),
+                priority=True, key_display="pgup", group=DEAL),
+        Binding("pagedown,n", "next_deal", "Next deal", id="replay-next-deal",
+                priority=True, key_display="pgdn", group=DEAL),
         Binding("home", "start", "Start", id="replay-start", priority=True),
         Binding("end", "end", "End", id="replay-end", priority=True),
         Binding("v", "next_view", "View", id="replay-view"),
