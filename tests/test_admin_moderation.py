@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 
 import asyncssh
@@ -22,6 +23,8 @@ from table_ssh_helpers import play, table_server, wait_until
 from trash_tui.history import History
 from trash_tui.ssh.server import RunningServer
 
+SLEEPER = (sys.executable, "-c", "import time; time.sleep(30)")  # a session's stand-in app
+
 
 async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> None:
     async with table_server(tmp_path) as server:
@@ -31,6 +34,7 @@ async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> Non
         who = (await admin_ok(server, "who"))["data"]
         assert {(row["name"], row["where"]) for row in who} == {
             ("Ann", f"table {table.code} seat 1"), ("Bob", f"table {table.code} seat 2")}
+        assert all(row["cpu"] > 0 and row["address"] == "127.0.0.1" for row in who)
         tables = (await admin_ok(server, "tables"))["data"]
         assert [row["code"] for row in tables] == [table.code]
         assert "Ann" in tables[0]["seats"] and "Bob" in tables[0]["seats"]
@@ -99,11 +103,18 @@ async def refused(server: RunningServer, key: asyncssh.SSHKey) -> str:
 async def test_bans_by_key_name_and_address_are_refused_before_any_session(
         tmp_path: Path) -> None:
     mallory, eve, carol = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
-    async with serving(tmp_path) as server:
+    async with serving(tmp_path, command=SLEEPER) as server:
         with History(server.config.history) as history:
             history.register_player(eve.get_fingerprint("sha256"), "Eve")
         key = mallory.get_fingerprint("sha256")
+        playing = await connect(server, mallory)  # on when the ban comes: kicked with it
+        session = await playing.create_process(term_type="xterm", encoding=None)
+        await wait_until(lambda: server.session_count == 1, what="the session")
         await admin_ok(server, "ban", target=key, reason="cheating")
+        told = await asyncio.wait_for(session.stderr.read(), 10)
+        assert b"ended this session: You are banned from this server for good: cheating" \
+            in told
+        await asyncio.wait_for(playing.wait_closed(), 10)
         line = await refused(server, mallory)
         assert line.startswith("trash: You are banned from this server for good: cheating")
         await admin_ok(server, "ban", target="eve", reason="flooding", **{"for": "2s"})
@@ -119,7 +130,8 @@ async def test_bans_by_key_name_and_address_are_refused_before_any_session(
         await admin_ok(server, "unban", target="127.0.0.0/8")
         (await connect(server, carol)).close()
         stats = (await admin_ok(server, "stats"))["data"]
-        assert stats["sessions_started"] == 0 and server.session_count == 0  # no app, ever
+        assert stats["sessions_started"] == 1 and server.session_count == 0  # no other app
+        assert stats["kicks"] == 1
         assert stats["refused"]["banned"] == 4 and stats["bans_in_force"] == 1
     lines = [json.loads(line) for line in (tmp_path / "ssh.log").read_text().splitlines()]
     assert sum(1 for line in lines if line.get("ended") == "refused: banned") == 4
