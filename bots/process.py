@@ -42,7 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.protocol import EXIT, MALFORMED, MAX_LINE, QUIT, BotProtocolError, BotSilent
-from bots.sandbox import Sandbox, SandboxError, protect_runner, sandbox_command
+from bots.sandbox import (
+    Sandbox,
+    SandboxError,
+    protect_runner,
+    sandbox_command,
+    sandboxed_process,
+)
 from trash_tui.text import visible
 
 REAPER = Path(__file__).with_name("reaper.py")
@@ -211,6 +217,8 @@ class BotProcess:
                 prepared.close()
             raise BotProtocolError(EXIT, f"cannot start {argv[0]!r}: "
                                          f"{exc.strerror or exc}") from None
+        self.sandbox_init: int | None = None  # the sandbox's first process (bwrap's init)
+        self.inner: int | None = None  # the bot's own process in its sandbox, once found
         if prepared is not None:
             try:
                 prepared.started(self.popen.pid)
@@ -218,6 +226,7 @@ class BotProcess:
                 self.popen.kill()
                 self.popen.wait()
                 raise BotProtocolError(EXIT, str(exc)) from None
+            self.sandbox_init = prepared.child_pid
         self.pid = self.pgid = self.popen.pid
         watcher.tell(f"+{self.pgid}\n")
         self.reaper = watcher
@@ -347,6 +356,8 @@ class BotProcess:
             detail = "closed its pipes"
         else:
             self.kill()
+            if self.sandbox is not None and status > 128:  # bwrap: 128 + the bot's signal
+                status = 128 - status
             detail = _describe_exit(status, self.limits)
         last = self.last_stderr_line()
         return BotProtocolError(EXIT, detail + (f"; its last error line: {last}" if last else ""))
@@ -357,9 +368,17 @@ class BotProcess:
         return not self.killed and self.popen.poll() is None
 
     def cpu_seconds(self) -> float:
-        """CPU time the bot's main process has used (0 where /proc cannot tell)."""
+        """CPU time the bot's main process has used (0 where /proc cannot tell); in a
+        sandbox, the bot's own process's, not bwrap's."""
+        pid = self.pid
+        if self.sandbox_init is not None:
+            if self.inner is None:
+                self.inner = sandboxed_process(self.sandbox_init)
+            if self.inner is None:
+                return 0.0
+            pid = self.inner
         try:
-            with open(f"/proc/{self.pid}/stat", "rb") as handle:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
                 fields = handle.read().rpartition(b")")[2].split()
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, ValueError, IndexError):

@@ -237,24 +237,30 @@ def _inside(path: str, folders: Sequence[str]) -> bool:
 @dataclass
 class Prepared:
     """A sandboxed command ready to start: ``argv`` for Popen, the descriptors it must
-    keep (``pass_fds``), and for a root runner the uid the bot gets outside."""
+    keep (``pass_fds``), for a root runner the uid the bot gets outside; once started,
+    ``child_pid``: the sandbox's first process (its init), as this runner sees it."""
 
     argv: list[str]
     pass_fds: tuple[int, ...] = ()
     block_write: int | None = None
     info_read: int | None = None
     outside_uid: int | None = None
+    child_pid: int | None = None
 
     def started(self, pid: int) -> None:
-        """After Popen: a root runner's namespace gets its maps, then bwrap goes on.
-        SandboxError if bwrap failed first (its message is on its standard error)."""
+        """After Popen: the sandbox's first process is known, and a root runner's
+        namespace gets its maps before bwrap goes on. SandboxError if bwrap failed first
+        (its message is on its standard error)."""
         for fd in self.pass_fds:
             with contextlib.suppress(OSError):
                 os.close(fd)
-        if self.block_write is None or self.info_read is None:
+        self.pass_fds = ()
+        if self.info_read is None:
             return
         try:
-            child = _read_child_pid(self.info_read)
+            child = self.child_pid = _read_child_pid(self.info_read)
+            if self.block_write is None:
+                return
             uid = self.outside_uid
             mapping = f"0 0 1\n{SANDBOX_UID} {uid} 1\n"
             for name in ("uid_map", "gid_map"):
@@ -274,6 +280,22 @@ class Prepared:
                     os.close(fd)
         self.block_write = self.info_read = None
         self.pass_fds = ()
+
+
+def sandboxed_process(init: int) -> int | None:
+    """The bot's own process in a sandbox whose first process is ``init`` (the child of
+    bwrap's init; None if it is gone). Read from /proc once; the caller keeps it."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 1 and int(fields[1]) == init:
+            return int(entry.name)
+    return None
 
 
 def _read_child_pid(fd: int) -> int:
@@ -306,13 +328,15 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     args = [BWRAP, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
             "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-user"]
     prepared = Prepared([])
+    info_read, info_write = os.pipe()
+    prepared.info_read, prepared.pass_fds = info_read, (info_write,)
+    args += ["--info-fd", str(info_write)]
     if _as_root():
         block_read, block_write = os.pipe()
-        info_read, info_write = os.pipe()
-        prepared.block_write, prepared.info_read = block_write, info_read
-        prepared.pass_fds = (block_read, info_write)
+        prepared.block_write = block_write
+        prepared.pass_fds = (*prepared.pass_fds, block_read)
         prepared.outside_uid = _outside_uid()
-        args += ["--userns-block-fd", str(block_read), "--info-fd", str(info_write),
+        args += ["--userns-block-fd", str(block_read),
                  "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]

@@ -10,11 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from bots.external import close_idle, external_bot
+from bots.protocol import BotProtocolError
 from bots.registry import make_bot
 from bots.runner import play_match
 from bots.sandbox import Sandbox, problem, sandbox_command
@@ -235,3 +237,23 @@ def test_a_bot_whose_folder_is_the_root_sees_only_the_system(tmp_path: Path) -> 
     prepared.started(popen.pid)
     out, _ = popen.communicate(timeout=30)
     assert b"No such file or directory" in out
+
+
+@needs_sandbox
+def test_a_sandboxed_cpu_burner_is_stopped_as_outside_and_its_time_is_counted() -> None:
+    """The bot's own CPU time (not bwrap's) decides when a kept process is replaced, and a
+    bot over its CPU limit is told so, as outside the sandbox (bwrap exits 128 + signal)."""
+    spec = {"name": "burner", "command": ["sh", "-c", "while :; do :; done"], "cwd": "/tmp",
+            "sandbox": True, "cpu_limit": 1}
+    process = external_bot(spec, 1).launch.start()
+    try:
+        deadline = time.monotonic() + 10
+        while process.cpu_seconds() < 0.2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.cpu_seconds() >= 0.2
+        with pytest.raises(BotProtocolError) as failure:
+            process.read_line(30)
+        assert failure.value.kind == "exit"
+        assert failure.value.detail == "killed by SIGXCPU: over its CPU limit of 1 s"
+    finally:
+        process.kill()
