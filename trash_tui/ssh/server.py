@@ -20,8 +20,8 @@ What comes in:
   coalesced, its process limited in CPU time and memory (``child.SessionLimits``).
 
 The operator's console (``trash_tui.admin``): bans (checked when a client asks to log
-in, by address, and when it offers a key or a password: one line with the reason and the
-end, then the connection closes, before any session or app), kicks (the app is told why
+in, by address, and when it offers a key or a password: the connection closes with one
+line saying the reason and the end, before any session or app), kicks (the app is told why
 and says goodbye; its seat goes to the stand-in as for a dropped connection), the admin
 socket in the data folder, the figures for ``trash admin stats`` and the optional
 Prometheus endpoint (``metrics``).
@@ -340,16 +340,15 @@ class GameConnection(asyncssh.SSHServer):
         return True  # everyone authenticates (a banned address is gone by now)
 
     def refuse_if_banned(self, key: str | None) -> bool:
-        """Whether this address (or ``key``) is banned: then it is told the reason and the
-        end in one line (an authentication banner), and the connection is closed."""
+        """Whether this address (or ``key``) is banned: then the connection is closed with
+        one line saying the reason and the end (the disconnect's reason, which SSH clients
+        show: OpenSSH's "Received disconnect from HOST: 1: trash: You are banned ...")."""
         sanction = self.state.moderation.banned(key, self.address)
         if sanction is None or self.conn is None:
             return False
         self.refused = "banned"
-        line = f"trash: {sanction.line()}"
-        with contextlib.suppress(Exception):
-            self.conn.send_auth_banner(line + "\r\n")
-        self.conn.disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT, line)
+        self.conn.disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT,
+                             f"trash: {sanction.line()}")
         return True
 
     def auth_completed(self) -> None:
@@ -578,7 +577,9 @@ class RunningServer:
                 f"{self.host_key_fingerprint}; auth {auth}; {passwords}; at most "
                 f"{config.max_sessions} sessions, {config.sessions_per_ip} per address, "
                 f"{config.max_connections} connections, {config.connections_per_ip} per "
-                f"address; log {config.log})")
+                f"address; log {config.log}; admin socket {config.admin_path}"
+                + (f"; metrics http://{self.state.metrics_address}/metrics"
+                   if self.state.metrics_address else "") + ")")
 
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
