@@ -324,3 +324,25 @@ async def test_item_9_the_replay_footer_lists_pgup_with_every_other_key() -> Non
         await pilot.press("end", "pageup")
         await pilot.pause()
         assert app.screen.cursor.position < app.screen.cursor.length
+
+
+async def test_item_9_typing_into_a_clicked_number_field_replaces_its_value() -> None:
+    from trash_tui.app.screens.settings import SettingsScreen
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        field = app.screen.query_one("#rule-start_size")
+        await pilot.click("#rule-start_size")
+        await pilot.pause()
+        assert app.screen.focused is field
+        await pilot.press("5")
+        await pilot.pause()
+        assert field.value == "5"  # not "510"
+        await pilot.click("#rule-start_size", offset=(1, 0))  # already in it: a cursor
+        await pilot.press("0")
+        await pilot.pause()
+        assert field.value in ("05", "50")

@@ -123,6 +123,28 @@ class OptionValidator(Validator):
 
 # --- the screen --------------------------------------------------------------------------
 
+class NumberInput(Input):
+    """A number's field: however it is entered (tab or a click), its value is selected,
+    so what is typed replaces it ("5", not "510"); a click in a field already entered
+    places the cursor as usual."""
+
+    _entered = False  # focused, and no click has placed the cursor since
+
+    def _on_focus(self, event: events.Focus) -> None:
+        super()._on_focus(event)
+        self._entered = True
+
+    def _on_blur(self, event: events.Blur) -> None:
+        super()._on_blur(event)
+        self._entered = False
+
+    async def _on_mouse_up(self, event: events.MouseUp) -> None:
+        await super()._on_mouse_up(event)
+        if self._entered and self.selection.is_empty:
+            self.select_all()
+        self._entered = False
+
+
 class SettingsScreen(Screen[Settings | None]):
     """Edit and save the user's settings; dismisses with the saved Settings or None."""
 
@@ -233,8 +255,8 @@ class SettingsScreen(Screen[Settings | None]):
                                    allow_blank=False, id=control_id)]
             else:
                 controls = [
-                    Input(str(value), type="integer", id=control_id, classes="setting-number",
-                          validators=[OptionValidator(spec)]),
+                    NumberInput(str(value), type="integer", id=control_id,
+                                classes="setting-number", validators=[OptionValidator(spec)]),
                     Label(f"from {spec.low} to {spec.high}", classes="setting-hint"),
                 ]
             yield from self._row(words(spec.name), *controls, meaning=spec.meaning,
