@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import time
 import uuid
@@ -311,3 +312,38 @@ def test_a_tournament_of_hostile_bots_in_the_sandbox(folder: Path, tmp_path: Pat
                     "LEARNED forked", secret, str(SEED)):
         assert learned not in logs
     assert gone(seconds) and gone(str(folder / "fork_bomb.py"))
+
+
+RUNNER = """\
+import sys
+sys.path.insert(0, {root!r})
+from bots.external import external_bot
+from trash_tui.rules import Rules
+bot = external_bot({{"name": "sleeper", "command": ["sh", "-c", {script!r}], "cwd": {cwd!r},
+                    "sandbox": True}}, 1)
+process = bot.launch.start()
+print(process.read_line(30).decode(), flush=True)
+sys.stdin.read()
+"""
+
+
+@needs_sandbox
+def test_nothing_of_a_sandbox_survives_a_runner_killed_with_kill_9(folder: Path) -> None:
+    seconds = f"3604.{uuid.uuid4().int % 10**6:06d}"
+    script = (f"( setsid sleep {seconds} </dev/null >/dev/null 2>&1 & ); sleep 0.2; "
+              "echo ready; exec sleep 3600")
+    code = RUNNER.format(root=str(Path(__file__).resolve().parent.parent), script=script,
+                         cwd=str(folder))
+    runner = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert runner.stdout is not None
+        assert runner.stdout.readline().strip() == "ready"
+        assert running(seconds), "the sleeper never started"
+        os.kill(runner.pid, 9)
+        runner.wait()
+        assert gone(seconds), "the sandbox's sleeper survived its runner's kill -9"
+    finally:
+        runner.kill()
+        for pid in running(seconds):
+            os.kill(pid, 9)

@@ -86,12 +86,14 @@ bot = "greedy"
 
 
 @needs_sandbox
-def test_a_tournament_gives_the_same_results_in_the_sandbox(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_tournament_gives_the_same_results_in_the_sandbox(tmp_path: Path,
+                                                            workers: int) -> None:
     games = {}
     for sandbox in (False, True):
         config = load_tournament(_tournament(tmp_path / f"s{sandbox}", sandbox))
         assert config.sandboxed == (("py", "iso") if sandbox else ())
-        outcome = run_tournament(config, tmp_path / f"s{sandbox}" / "out")
+        outcome = run_tournament(config, tmp_path / f"s{sandbox}" / "out", workers=workers)
         assert outcome.status == "finished"
         games[sandbox] = [(g["seats"], g["places"], g["turns"], g["forfeit"])
                           for g in outcome.games]
