@@ -9,6 +9,7 @@ registered with it when the sanction is made). ``--for`` durations are ``90s``, 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import time
@@ -82,13 +83,15 @@ class Sanction:
     def active(self, now: float) -> bool:
         return self.until is None or now < self.until
 
+    @functools.cached_property
+    def network(self) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+        return address_network(self.target) if self.kind == ADDRESS else None
+
     def covers(self, key: str | None, address: str | None) -> bool:
         if self.kind == KEY:
             return key is not None and key == self.target
-        if address is None:
-            return False
-        network = address_network(self.target)
-        host = _address(address)
+        network = self.network
+        host = _address(address) if address is not None else None
         return network is not None and host is not None and host.version == network.version \
             and host in network
 
@@ -109,29 +112,51 @@ class Moderation:
 
     def __init__(self, sanctions: list[Sanction] | None = None) -> None:
         self.sanctions: list[Sanction] = list(sanctions or [])
+        self._by_key: dict[str, list[Sanction]] | None = None  # the key sanctions, indexed
 
     def add(self, sanction: Sanction) -> None:
         self.sanctions.append(sanction)
+        self._by_key = None
 
     def lift(self, action: str, target: str) -> list[Sanction]:
         """Remove the sanctions of ``action`` whose target (or name) is ``target``."""
         lifted = [s for s in self.sanctions if s.action == action and
                   (s.target == target or (s.name and s.name.casefold() == target.casefold()))]
         self.sanctions = [s for s in self.sanctions if s not in lifted]
+        self._by_key = None
         return lifted
 
     def active(self, action: str | None = None) -> list[Sanction]:
         now = time.time()
-        self.sanctions = [s for s in self.sanctions if s.active(now)]
+        kept = [s for s in self.sanctions if s.active(now)]
+        if len(kept) != len(self.sanctions):
+            self.sanctions, self._by_key = kept, None
         return [s for s in self.sanctions if action is None or s.action == action]
 
     def find(self, action: str, key: str | None = None, address: str | None = None
              ) -> Sanction | None:
-        """The sanction of ``action`` in force on ``key`` or ``address``, if any."""
+        """The sanction of ``action`` in force on ``key`` or ``address``, if any (a key
+        is looked up, the address checked against each address sanction)."""
         now = time.time()
+        if self._by_key is None:
+            self._by_key = {}
+            for sanction in self.sanctions:
+                if sanction.kind == KEY:
+                    self._by_key.setdefault(sanction.target, []).append(sanction)
+        if key is not None:
+            for sanction in self._by_key.get(key, ()):
+                if sanction.action == action and sanction.active(now):
+                    return sanction
+        if address is None:
+            return None
+        host = _address(address)
+        if host is None:
+            return None
         for sanction in self.sanctions:
-            if sanction.action == action and sanction.active(now) and \
-                    sanction.covers(key, address):
+            network = sanction.network
+            if network is not None and sanction.action == action and \
+                    host.version == network.version and host in network and \
+                    sanction.active(now):
                 return sanction
         return None
 
