@@ -259,3 +259,35 @@ def test_a_sandboxed_cpu_burner_is_stopped_as_outside_and_its_time_is_counted() 
         assert failure.value.detail == "killed by SIGXCPU: over its CPU limit of 1 s"
     finally:
         process.kill()
+
+
+def test_a_kernel_that_refuses_namespaces_is_one_line_saying_what_to_do(
+        tmp_path: Path) -> None:
+    """bwrap is there but fails as it does where user namespaces are off: exit code 2,
+    one line with bwrap's own words and what to do, no traceback."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("prlimit", "setpriv", "sh"):
+        found = shutil.which(tool)
+        if found:
+            (tools / tool).symlink_to(found)
+    fake = tools / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely "
+                    "because the kernel does not allow non-privileged user namespaces' >&2\n"
+                    "exit 1\n", encoding="utf-8")
+    fake.chmod(0o755)
+    path = tmp_path / "t.toml"
+    path.write_text('seed = 1\nmatches = 1\n[[bots]]\nbot = "greedy"\nsandbox = true\n'
+                    '[[bots]]\nbot = "random"\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "tournament", "check",
+                           str(path)], capture_output=True, text=True, check=False,
+                          cwd=ROOT, env={**os.environ, "PATH": str(tools)}, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "bots[1].sandbox" in lines[0]
+    assert ("the kernel refuses the sandbox's namespaces (bwrap: No permissions to creating "
+            "new namespace") in lines[0]
+    assert "allow unprivileged user namespaces" in lines[0]
+    assert lines[0].endswith("or set sandbox = false")
