@@ -242,8 +242,8 @@ class AdminCommands:
         return f"said to {reached} session{'s' if reached != 1 else ''}", {"sessions": reached}
 
     async def do_motd(self, args: dict[str, Any]) -> tuple[str, Any]:
-        text = None if args.get("clear") else _text(args, "text")
-        if text is None and not args.get("clear"):
+        text = None if args.get("clear") else (_text(args, "text") or None)
+        if text is None and not args.get("clear"):  # no text: what it is now
             current = self.service.motd
             return (current or "no message of the day"), {"motd": current}
         await self.db(lambda history: store.set_setting(history, store.MOTD, text))
