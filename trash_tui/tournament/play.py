@@ -49,10 +49,6 @@ def rank_places(keys: Sequence[tuple[float, ...]]) -> list[int]:
     return places
 
 
-def _forfeit_places(failure: BotFailure, players: int) -> list[int]:
-    return forfeit_places(failure, players)
-
-
 def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
     """Bot ``bot``'s seed in ``game``: from the game's seed and the bot's own ``seed``."""
     own = config.bots[bot].spec.get("seed", 0)
@@ -138,7 +134,7 @@ def play_game(config: TournamentConfig, game: Game,
     except BotFailure as failure:
         _log_forfeit(failure, game)
         played = failure.game
-        places = _forfeit_places(failure, players)
+        places = forfeit_places(failure, players)
         if isinstance(failure.game, Match):
             deals = failure.game.deals_played
             turns = sum(s.turns for s in failure.game.history if s.voided is None)
