@@ -85,6 +85,7 @@ MAX_PENDING = 2 * 1024 * 1024  # bytes waiting for a slow client before it is dr
 MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is allowed)
 FINISHED_KEPT = 120.0  # seconds a finished table stays listed
 JANITOR_EVERY = 5.0
+REPORTS_PER_WINDOW, REPORT_WINDOW = 5, 3600.0  # a session's reports to the operator
 MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and closed
 BROKEN = ("the server hit an error at this table, so it is saved and closed (its host can "
           "reopen it)")
@@ -121,6 +122,7 @@ class Client:
     closed: bool = False
     token: str = ""  # the session's token (the server knows the session by it)
     ignored: set[str] = field(default_factory=set)  # identities whose chat it does not get
+    reported: deque[float] = field(default_factory=deque)  # when it sent its last reports
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client that lets MAX_PENDING bytes pile up is dropped."""
@@ -756,6 +758,12 @@ class TableService:
         found = [who for who in self.named(table, name) if who != client.identity]
         if not found:
             raise TableError(f"nobody at this table is called {clean(name, 24)!r}")
+        now = time.monotonic()
+        while client.reported and now - client.reported[0] > REPORT_WINDOW:
+            client.reported.popleft()
+        if len(client.reported) >= REPORTS_PER_WINDOW:
+            raise TableError("you have sent the operator enough reports for now")
+        client.reported.append(now)
         reason = clean(str(message.get("reason", "")), CHAT_LENGTH).strip()
         chat = [{"from": line["from"], "text": line["text"]} for line in table.chat]
         history, reporter = self._history(), client.identity or ""
