@@ -16,15 +16,21 @@ request counts against the client's message rate): ``hello`` (``welcome``: versi
 "port"}`` where players connect from outside, for ``ssh -p PORT CODE@HOST``, or null),
 ``list`` (``tables``), ``create`` (``created``), ``join``/``watch`` (an ``update`` with
 ``reset``, then the table's last chat lines as ``chat`` messages with ``"earlier":
-true``), ``leave`` (``left``), ``start``, ``act``, ``back``, ``chat``, ``reopen``, and
+true``), ``leave`` (``left``), ``start``, ``act``, ``back``, ``chat``, ``reopen``,
 ``mine`` (``{"op": "mine", "tables": [summary, ...]}``: the open tables, waiting or
-playing, where this player holds a seat).
+playing, where this player holds a seat), ``ignore`` (``{"name", "on"}``: that person's
+chat lines at this table no longer reach this session, or again; a ``notice``) and
+``report`` (``{"name", "reason"}``: to the server's operator with the table's last chat
+lines; a ``notice``).
 
 The service also sends, unasked: ``update``, ``notice`` (one line for the table), ``chat``,
 ``closed`` (``why``: the table is saved and closed), ``left`` with a ``why`` (this session
 no longer gets the table's updates, e.g. the player sat down there in another session),
 and at the end of a rated match ``{"op": "ratings", "changes": [{"seat", "name",
-"before", "after"}, ...]}`` (the human seats' shown ratings, as on the leaderboard).
+"before", "after"}, ...]}`` (the human seats' shown ratings, as on the leaderboard). From
+the server's operator (``trash admin``): ``say`` (``text``, ``seconds``: a notice for every
+session, gone after its time), ``motd`` (``text``: the message of the day, "" for none;
+also sent after ``welcome``) and ``kicked`` (``why``: the session is ended).
 
 ``PublicMatch`` is the match as a client rebuilds it from those messages: it has the parts
 of ``engine.match.Match`` the board and the end-of-deal screens read (``events``,
