@@ -43,7 +43,8 @@ def test_standard_rules_explain_jacks_wild_and_queens_kings_trash() -> None:
     assert "slots 1–5 on top and 6–10 below" in text
     assert "1–9, or 0 for slot 10" in text
     assert "Everyone else shares second place." in text
-    assert "Last turn" not in text and "Lucky reveal" not in text and "Free draws" not in text
+    rules_part = text.split("House rules in play")[0]  # (the options' list names them all)
+    assert all(word not in rules_part for word in ("Last turn", "Lucky reveal", "Free draws"))
 
 
 def test_kings_wild_says_kings_are_wild_and_jacks_queens_are_trash() -> None:
@@ -170,9 +171,10 @@ def test_every_preset_marks_exactly_its_changed_options(name: str) -> None:
 def test_house_rule_lines_give_value_standard_and_meaning() -> None:
     lines = {line.name: line for line in house_rules(preset_rules("call-trash"))}
     call = lines["call_trash"]
-    assert call.headline == "◆ call_trash = on  ·  house rule (standard: off)"
+    # named as the Settings screen names it (issue 27), not by its key in the file
+    assert call.headline == "◆ Call trash: on  ·  house rule (standard: off)"
     assert call.meaning.startswith("the player placing their final card")
-    assert lines["wilds"].headline == "  wilds = jacks  ·  standard"
+    assert lines["wilds"].headline == "  Wilds: jacks  ·  standard"
 
 
 def test_custom_rules_are_named_as_custom() -> None:
@@ -417,3 +419,16 @@ async def test_a_running_board_is_kept_under_the_guard() -> None:
         await pilot.press("s")
         await pilot.pause()
         assert len(controller.match.events) > events
+
+
+def test_the_help_names_every_option_as_the_settings_screen_does() -> None:
+    """Issue 27: "Start size", "Call trash" (the Settings screen's labels), never the
+    file's keys start_size, call_trash."""
+    from trash_tui.app.screens.settings import words
+    from trash_tui.presets import PRESETS
+    from trash_tui.rules import OPTIONS
+
+    for preset in PRESETS.values():
+        text = help_text(preset.rules)
+        assert all(spec.name not in text for spec in OPTIONS if "_" in spec.name), preset.name
+        assert all(f"{words(spec.name)}: " in text for spec in OPTIONS), preset.name

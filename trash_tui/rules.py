@@ -188,6 +188,12 @@ def shown_value(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def option_label(name: str) -> str:
+    """An option as the screens name it: ``start_size`` -> "Start size" (the Settings
+    screen's label, which the rules help uses too; files and the CLI keep the key)."""
+    return name.replace("_", " ").capitalize()
+
+
 def key_text(key: str) -> str:
     """A key as it can be shown on one line: bare when it is a plain name, else quoted."""
     return key if key.isidentifier() and key.isascii() else repr(key)

@@ -22,7 +22,7 @@ from textual.widgets import Static
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.cards import JACK, JOKER, KING, QUEEN
 from trash_tui.presets import PRESETS, preset_name_of
-from trash_tui.rules import OPTIONS, Rules
+from trash_tui.rules import OPTIONS, Rules, option_label
 from trash_tui.settings import BINDING_IDS, binding_keys
 
 HOUSE_MARK = "◆"
@@ -64,10 +64,11 @@ class OptionLine:
     @property
     def headline(self) -> str:
         """The option and its value, marked when it is a house rule."""
+        label = option_label(self.name)  # as the Settings screen names it
         if self.house:
-            return (f"{HOUSE_MARK} {self.name} = {self.value}  ·  {HOUSE_WORD} "
+            return (f"{HOUSE_MARK} {label}: {self.value}  ·  {HOUSE_WORD} "
                     f"(standard: {self.standard})")
-        return f"  {self.name} = {self.value}  ·  standard"
+        return f"  {label}: {self.value}  ·  standard"
 
 
 # --- words -------------------------------------------------------------------------------

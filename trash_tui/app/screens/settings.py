@@ -26,7 +26,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.match import MAX_PLAYERS, MIN_PLAYERS
 from trash_tui.presets import PRESETS, preset_name_of
-from trash_tui.rules import OPTIONS, OptionSpec, Rules
+from trash_tui.rules import OPTIONS, OptionSpec, Rules, option_label
 from trash_tui.settings import (
     ANIMATIONS,
     BINDING_IDS,
@@ -49,8 +49,9 @@ _DEFAULT_RULES = Rules()
 # --- pure helpers ------------------------------------------------------------------------
 
 def words(identifier: str) -> str:
-    """An option or binding id as words: ``start_size`` → ``Start size``."""
-    return identifier.replace("_", " ").replace("-", " ").capitalize()
+    """An option or binding id as words: ``start_size`` → ``Start size`` (an option's
+    label is ``option_label``'s, as the rules help shows it)."""
+    return option_label(identifier.replace("-", " "))
 
 
 def switch_word(value: bool) -> str:
