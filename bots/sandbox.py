@@ -74,6 +74,7 @@ SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: What of /etc a program may need to start: the linker's cache, Debian's alternatives.
 ETC_PATHS = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
              "/etc/localtime")
+_NEVER_BOUND = ("/", "/tmp", "/proc", "/dev")
 INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: "
                 "dnf install bubblewrap) or set sandbox = false")
 PR_SET_DUMPABLE = 4
@@ -217,6 +218,7 @@ def _system_binds() -> list[str]:
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
+    args += ["--perms", "0755", "--dir", "/etc"]  # bwrap would make it 0700: closed to 65534
     for path in ETC_PATHS:
         args += ["--ro-bind-try", path, path]
     return args
@@ -323,8 +325,10 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
                 *sandbox.read_only]
     if python:
         readable += python_paths()
-    # never the whole file system: a bot whose folder is "/" reads only the system's part
-    readable = [p for p in _minimal(p for p in readable if p != "/") if not _under_system(p)]
+    # never the whole file system, nor the host's /tmp, /proc or /dev over the sandbox's
+    # own: a bot whose folder is one of them reads only the system's part
+    readable = [p for p in _minimal(p for p in readable if p not in _NEVER_BOUND)
+                if not _under_system(p)]
     args = [BWRAP, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
             "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-user"]
     prepared = Prepared([])
@@ -361,7 +365,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         args += ["--setenv", key, value]
     processes = sandbox.processes
     args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--",
-             shutil.which("prlimit") or "prlimit", f"--nproc={processes}:{processes}", "--"]
+             shutil.which("prlimit") or "prlimit", f"--nproc={processes}:{processes}",
+             f"--nofile={sandbox.files}:{sandbox.files}", "--"]
     if prepared.outside_uid is not None:
         args += [shutil.which("setpriv") or "setpriv", f"--reuid={SANDBOX_UID}",
                  f"--regid={SANDBOX_UID}", "--clear-groups", "--inh-caps=-all",

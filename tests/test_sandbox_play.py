@@ -291,3 +291,25 @@ def test_a_kernel_that_refuses_namespaces_is_one_line_saying_what_to_do(
             "new namespace") in lines[0]
     assert "allow unprivileged user namespaces" in lines[0]
     assert lines[0].endswith("or set sandbox = false")
+
+
+def _inside(command: str, sandbox: Sandbox) -> str:
+    prepared = sandbox_command(["sh", "-c", command], "/tmp", {"PATH": "/usr/bin:/bin"},
+                               sandbox)
+    popen = subprocess.Popen(prepared.argv, pass_fds=prepared.pass_fds,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    prepared.started(popen.pid)
+    return popen.communicate(timeout=30)[0].decode()
+
+
+@needs_sandbox
+def test_the_sandboxs_limits_are_hard_and_its_tmp_is_capped() -> None:
+    said = _inside("awk '/^Max (processes|open files)/ {print $(NF-2), $(NF-1)}' "
+                   "/proc/self/limits; id -u; "
+                   "head -c 3145728 /dev/zero > /tmp/big 2>/dev/null; echo wrote $?; "
+                   "ls -l /tmp/big | awk '{print $5}'",
+                   Sandbox(processes=12, files=40, tmp_mb=2))
+    lines = said.split()
+    assert lines[:5] == ["12", "12", "40", "40", "65534"]  # soft = hard
+    assert lines[5:7] == ["wrote", "1"]  # no space left after 2 MiB
+    assert int(lines[7]) <= 2 << 20
