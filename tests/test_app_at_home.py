@@ -346,3 +346,13 @@ async def test_item_9_typing_into_a_clicked_number_field_replaces_its_value() ->
         await pilot.press("0")
         await pilot.pause()
         assert field.value in ("05", "50")
+
+
+def test_item_9_the_rating_chart_marks_whole_ratings() -> None:
+    from trash_tui.app.players.stats_screen import whole_ticks
+
+    for low, high in ((1500, 1500), (1592, 1603), (1497, 1600), (1170, 1768), (1, 7)):
+        ticks = whole_ticks(low, high)
+        assert ticks and len(ticks) <= 5 and all(isinstance(t, int) for t in ticks)
+        assert all(low <= tick <= high for tick in ticks), (low, high, ticks)
+    assert whole_ticks(1592, 1603) == [1595, 1600]  # (Textual's own: 1597.7)

@@ -27,6 +27,19 @@ from trash_tui.players.stats import PlayerStats, WinRate, player_stats
 from trash_tui.text import clean
 
 
+def whole_ticks(low: int, high: int, most: int = 5) -> list[int]:
+    """At most ``most`` round whole numbers from ``low`` to ``high`` for a chart's axis
+    (1, 2 or 5 times a power of ten apart), never a decimal such as 1597.7."""
+    step, power = 1, 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * power
+            ticks = list(range(-(-low // step) * step, high + 1, step))
+            if len(ticks) <= most:
+                return ticks or [low]
+        power *= 10
+
+
 def percent(value: float) -> str:
     return f"{100 * value:.0f}%"
 
@@ -144,6 +157,8 @@ class StatsScreen(Screen[None]):
                      marker="braille")
             step = max(1, -(-count // 5))
             plt.xticks(list(range(0, count + 1, step)))
+            shown = [display(DEFAULT_MU)] + [rating.shown for _m, _t, rating in stats.history]
+            plt.yticks(whole_ticks(min(shown), max(shown)))  # ratings are whole numbers
             plt.title("Your rating after each rated match")
             plt.xlabel("rated matches")
         plot.refresh()
