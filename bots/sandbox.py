@@ -351,7 +351,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     for path in readable:  # the folders above a bound one: made, open to the bot's uid
         for parent in reversed(Path(path).parents[:-1] if len(Path(path).parents) > 1
                                else ()):
-            if str(parent) not in made and not _inside(str(parent), readable):
+            if (str(parent) not in made and str(parent) not in _NEVER_BOUND
+                    and not _inside(str(parent), readable)):
                 made.add(str(parent))
                 args += ["--perms", "0755", "--dir", str(parent)]
     for path in readable:
