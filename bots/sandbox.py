@@ -15,12 +15,15 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   and any ``read_only`` path the tournament lists. The tournament file, the run's folder
   and the history database are covered (an empty file, an empty folder) wherever they
   fall inside that view. ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of
-  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there); ``/dev`` a minimal one.
+  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there); ``/dev`` a minimal one; none of
+  these, nor ``/``, is ever bound from the host, whatever the bot's folder.
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
-  The process limit is set inside the sandbox (``prlimit``): set outside, the kernel
-  would count every process of the runner's user against it.
+  The process and file limits are set inside the sandbox (``prlimit``): the process
+  limit set outside would make the kernel count every process of the runner's user
+  against it. bwrap reads its options from a pipe (``--args``), so the sandbox's first
+  process, whose command line the bot may read, names no path or setting.
 
 The kernel does not apply ``RLIMIT_NPROC`` to processes of the real root user, and a
 user namespace made by root maps the sandbox's uid to root. So when the runner is root
