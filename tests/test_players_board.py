@@ -30,3 +30,15 @@ def test_a_provisional_player_is_ranked_by_rating_among_the_bots(tmp_path: Path)
     assert shown == sorted(shown, reverse=True)  # read top to bottom: highest first
     assert [entry.rank for entry in board.entries] == list(range(1, len(names) + 1))
     assert "provisional" in RANKING and "ranked by that rating" in RANKING
+
+
+def test_an_own_bot_given_as_text_counts_as_own_bots() -> None:
+    """Issue 27: a seat holding a bot table as its TOML text, or a bot file, is one of the
+    player's own bots in the statistics, never shown by its raw text."""
+    from trash_tui.players.stats import opponents_label
+
+    assert opponents_label(["human", '{ name = "normal", mistakes = 0.1 }'], 0) == "own bots"
+    assert opponents_label(["human", "bots/mine.py"], 0) == "own bots"
+    assert opponents_label(["human", {"name": "normal", "mistakes": 0.1}], 0) == "own bots"
+    assert opponents_label(["human", "normal", "normal"], 0) == "normal"
+    assert opponents_label(["human", "smart", "random"], 0) == "mixed bots"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from trash_tui.games import NEIGHBOR
@@ -108,12 +109,23 @@ class PlayerStats:
         }
 
 
+@cache
+def _built_in_bots() -> frozenset[str]:
+    """The names of the built-in bots of both games (a seat naming anything else, even as
+    a string such as a TOML table or a file, is one of the player's own bots)."""
+    from bots.neighbor import NEIGHBOR_BOTS
+    from bots.registry import REGISTRY
+
+    return frozenset((*REGISTRY, *NEIGHBOR_BOTS))
+
+
 def opponents_label(specs: list[Any], seat: int) -> str:
-    """Who the player faced: a bot level, "mixed bots", "people" or "own bots"."""
+    """Who the player faced: a bot level, "mixed bots", "people" or "own bots" (a bot
+    table, a command, a file, whether the seat holds it as a table or as its text)."""
     others = [spec for index, spec in enumerate(specs) if index != seat]
     if any(spec == HUMAN for spec in others):
         return "people"
-    if not all(isinstance(spec, str) for spec in others):
+    if not all(isinstance(spec, str) and spec in _built_in_bots() for spec in others):
         return "own bots"
     levels = set(others)
     return others[0] if len(levels) == 1 else "mixed bots"
