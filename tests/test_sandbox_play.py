@@ -313,3 +313,20 @@ def test_the_sandboxs_limits_are_hard_and_its_tmp_is_capped() -> None:
     assert lines[:5] == ["12", "12", "40", "40", "65534"]  # soft = hard
     assert lines[5:7] == ["wrote", "1"]  # no space left after 2 MiB
     assert int(lines[7]) <= 2 << 20
+
+
+@needs_sandbox
+def test_the_sandbox_table_reaches_every_process_bot_with_absolute_paths(
+        tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    (tmp_path / "x.sh").write_text("", encoding="utf-8")
+    path.write_text('seed = 1\nmatches = 1\n[sandbox]\nenabled = true\nprocesses = 9\n'
+                    'read_only = ["data"]\n[[bots]]\nname = "a"\ncommand = ["sh", "x.sh"]\n'
+                    '[[bots]]\nname = "b"\ncommand = ["sh", "x.sh"]\nsandbox = false\n'
+                    '[[bots]]\nbot = "greedy"\n', encoding="utf-8")
+    config = load_tournament(path)
+    assert config.sandboxed == ("a",)
+    spec = config.bots[0].spec
+    assert spec["sandbox"] == {"processes": 9, "read_only": [str(tmp_path / "data")],
+                               "hidden": [str(path.resolve())]}
+    assert "sandbox" not in config.bots[1].spec and "sandbox" not in config.bots[2].spec
