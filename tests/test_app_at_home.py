@@ -356,3 +356,31 @@ def test_item_9_the_rating_chart_marks_whole_ratings() -> None:
         assert ticks and len(ticks) <= 5 and all(isinstance(t, int) for t in ticks)
         assert all(low <= tick <= high for tick in ticks), (low, high, ticks)
     assert whole_ticks(1592, 1603) == [1595, 1600]  # (Textual's own: 1597.7)
+
+
+async def test_item_9_a_match_continued_in_another_window_leaves_this_one_read_only() -> None:
+    from trash_tui.app.widgets.footer import TrashFooter
+    from trash_tui.history import History
+    from trash_tui.settings import default_history_path
+
+    app = create_app(Rules(), ["human", "greedy"], seed=1, animation="off", play_now=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board, BoardScreen) and board.controller.waiting_for_human
+        [saver] = [s for s in board.controller.listeners if hasattr(s, "holder")]
+        with History(default_history_path()) as other:  # "c" in a second terminal
+            other.take_match(saver.match_id)
+        moves = len(board.controller.actions)
+        await pilot.press("s")  # asked before the move: refused, nothing played unsaved
+        await pilot.pause()
+        assert len(board.controller.actions) == moves
+        status = str(board.query_one("#board-status").render())
+        assert status.count("\n") == 0 and "now being played in another window" in status
+        assert "no longer saved" not in status
+        footer = board.query_one(TrashFooter)
+        assert {key.action for key in footer.drawn_keys() if not key.palette} <= {
+            "leave", "app.open_rules"}
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)

@@ -45,6 +45,7 @@ from trash_tui.app.neighbor.widgets import (
     side_width,
 )
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.held import CHECK_EVERY, taken_elsewhere, taken_line
 from trash_tui.app.widgets.screen_clock import ScreenClock
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import (
@@ -103,6 +104,7 @@ class NeighborBoardScreen(Screen[None]):
         self.standings_shown = False
         self.problem_shown = False  # the history database's problem has been said
         self.problem: str | None = None  # it, on the status line to the end of the game
+        self.taken: int | None = None  # the game's id once another window took it
         self.logged = 0  # events written to the log so far
 
     def compose(self) -> ComposeResult:
@@ -118,6 +120,18 @@ class NeighborBoardScreen(Screen[None]):
         self.query_one("#neighbor-log", RichLog).border_title = "Log"
         self.refresh_view()
         self.driver.poke()
+        self.set_interval(CHECK_EVERY, self.check_taken)
+
+    def check_taken(self) -> bool:
+        """Whether another window has taken this game: then this board is read-only
+        (nothing more is played here) and says so in one line."""
+        if self.taken is None and not self.controller.over:
+            self.taken = taken_elsewhere(self.controller.listeners)
+            if self.taken is not None:
+                self.driver.hold("taken")
+                self.kept.take()
+                self.refresh_view()
+        return self.taken is not None
 
     def on_unmount(self) -> None:
         self.driver.stop()
@@ -146,8 +160,9 @@ class NeighborBoardScreen(Screen[None]):
             log.write(line)
         self.logged = len(controller.events)
         status = self.status_text()
+        problem = self.problem if self.taken is None else None  # (the one line says it)
         self.query_one("#neighbor-status", Static).update(
-            Text(f"⚠ {self.problem}\n{status}" if self.problem else status))
+            Text(f"⚠ {problem}\n{status}" if problem else status))
         self.refresh_bindings()
 
     def choices(self) -> tuple[int, ...]:
@@ -172,6 +187,8 @@ class NeighborBoardScreen(Screen[None]):
     def status_text(self) -> str:
         controller = self.controller
         names = controller.names
+        if self.taken is not None:
+            return f"⚠ {taken_line(self.taken, 'game')}"
         if controller.over:
             winner = controller.winner
             return f"{names[winner]} covered every marker." if winner is not None else \
@@ -192,6 +209,8 @@ class NeighborBoardScreen(Screen[None]):
     # --- bindings follow the legal actions ------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only legal actions are offered: the others are hidden from the footer."""
+        if self.taken is not None and action in ("roll", "uncover"):
+            return False  # read-only: another window plays it
         if action == "roll":
             return ROLL in self.controller.legal()
         if action == "uncover":
@@ -200,6 +219,9 @@ class NeighborBoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
+        if self.check_taken():  # (asked before every move of this window's player)
+            self.app.bell()
+            return
         if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
             self.kept.keep(action)
             return
@@ -282,6 +304,8 @@ class NeighborBoardScreen(Screen[None]):
     def show_problem(self) -> None:
         """Say once if the game is no longer saved (the database, or another session)."""
         problem = None if self.problem_shown else saving_problem(self.controller.listeners)
+        if problem and self.check_taken():  # a move made just before it was noticed
+            return
         if problem:
             self.problem_shown = True
             self.problem = problem

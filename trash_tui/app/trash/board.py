@@ -43,6 +43,7 @@ from trash_tui.app.trash.endings import (
 )
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.app.widgets.held import CHECK_EVERY, taken_elsewhere, taken_line
 from trash_tui.app.widgets.screen_clock import ScreenClock
 from trash_tui.app.widgets.table import LayoutView, PileView, TableView
 from trash_tui.app.widgets.table_room import TableRoom
@@ -133,6 +134,7 @@ class BoardScreen(Screen[None]):
         self.last_hint: str | None = None
         self.problem_shown = False
         self.problem: str | None = None  # the history database stopped saving: said to the end
+        self.taken: int | None = None  # the match's id once another window took it
         self.notice = notice  # on the status line until the human's next move
         self.discard_asked: int | None = None  # the move at which d asked before taking
         #: The keymap last read and the keys of each move with it (see ``move_keys``).
@@ -152,6 +154,18 @@ class BoardScreen(Screen[None]):
         self.refresh_view()
         self.started()
         self.driver.poke()
+        self.set_interval(CHECK_EVERY, self.check_taken)
+
+    def check_taken(self) -> bool:
+        """Whether another window has taken this match: then this board is read-only
+        (nothing more is played here) and says so in one line."""
+        if self.taken is None and not self.controller.over:
+            self.taken = taken_elsewhere(self.controller.listeners)
+            if self.taken is not None:
+                self.driver.hold("taken")
+                self.kept.take()
+                self.refresh_view()
+        return self.taken is not None
 
     def started(self) -> None:
         """The board is up (a shared board starts its clock's ticks)."""
@@ -205,6 +219,8 @@ class BoardScreen(Screen[None]):
 
     def notices(self) -> list[str]:
         """The notice lines the status line shows now, over what to do."""
+        if self.taken is not None:  # the one line says it all
+            return []
         lines = [f"⚠ {self.problem}"] if self.problem else []
         if self.notice:
             lines.append(self.notice)
@@ -317,6 +333,8 @@ class BoardScreen(Screen[None]):
 
     def status_text(self) -> str:
         controller = self.controller
+        if self.taken is not None:
+            return f"⚠ {taken_line(self.taken)}"
         if controller.over:
             return "The match is over."
         if self.waiting_for_summary:  # the summary is up: its keys, not the board's
@@ -365,6 +383,8 @@ class BoardScreen(Screen[None]):
         summary_keys = ("close_summary", "peek_table")
         if self.summary_seconds is not None:  # (a summary that closes by itself: the
             summary_keys += ("leave",)        # table's escape stays the board's)
+        if self.taken is not None:  # read-only: only the way out
+            return action not in (*_ACTION_KEYS, "wild", "hint", *summary_keys)
         if self.waiting_for_summary or action in ("close_summary", "peek_table"):
             return self.waiting_for_summary and action in summary_keys
         if action in _ACTION_KEYS:
@@ -377,6 +397,9 @@ class BoardScreen(Screen[None]):
         return True
 
     def _take(self, action: int) -> None:
+        if self.check_taken():  # (asked before every move of this window's player)
+            self.app.bell()
+            return
         if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
             self.kept.keep(action)
             return
@@ -549,6 +572,8 @@ class BoardScreen(Screen[None]):
     def show_problem(self) -> None:
         """Say once if the history database stopped saving the match."""
         problem = None if self.problem_shown else saving_problem(self.controller.listeners)
+        if problem and self.check_taken():  # a move made just before it was noticed
+            return
         if problem:
             self.problem_shown = True
             self.problem = problem
