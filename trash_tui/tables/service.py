@@ -332,7 +332,12 @@ class TableService:
         finally:
             self.clients.discard(client)
             client.close()
-            await self.gone(client)
+            try:
+                await self.gone(client)
+            except Exception as exc:  # (stopping: the database may be closed meanwhile)
+                if not self.stopping:
+                    self.report(f"tables: a client's leaving failed: {type(exc).__name__}: "
+                                f"{exc}", traceback.format_exc())
 
     async def handle(self, client: Client, message: dict[str, Any]) -> None:
         op = message["op"]
