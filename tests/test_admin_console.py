@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,30 @@ async def test_the_socket_is_the_owners_only_and_refuses_another_user(tmp_path: 
         assert "refused" in error and "user who runs the server" in error
         server.state.console.allowed_uid = os.geteuid()
         assert (await admin_ok(server, "who"))["text"] == "nobody is on"
+
+
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin")  # one any user may run
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or SYSTEM_PYTHON is None,
+                    reason="needs root (and a system python3) to run a process as another user")
+async def test_a_process_of_another_user_is_refused_even_when_the_socket_lets_it_in(
+        tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="trash-admin-"))  # (pytest's folders are 0700)
+    try:
+        folder.chmod(0o755)
+        async with serving(tmp_path, admin_socket=folder / "admin.sock") as server:
+            server.config.admin_path.chmod(0o666)  # as if the operator loosened it
+            probe = ("import socket, sys; s = socket.socket(socket.AF_UNIX); "
+                     "s.connect(sys.argv[1]); print(s.recv(4096).decode(), end='')")
+            ran = await asyncio.to_thread(
+                subprocess.run, [str(SYSTEM_PYTHON), "-c", probe, str(server.config.admin_path)],
+                capture_output=True, text=True, timeout=30, user=65534, group=65534)
+            assert ran.returncode == 0, ran.stderr
+            assert "refused" in one_error(ran.stdout.encode())
+            assert (await admin_ok(server, "who"))["ok"]  # its own user still gets in
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def test_garbage_on_the_socket_gets_one_line_and_the_server_goes_on(
