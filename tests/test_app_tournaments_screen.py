@@ -106,15 +106,14 @@ async def test_the_shipped_files_are_listed_and_the_screen_fits(
         assert [row["file"] for row in rows] == [path.name for path in shipped]
         assert not any("error" in row["name"] for row in rows)
         wide = size[0] >= 120  # narrower: file, games and name (the rest in the detail line)
-        assert list(rows[0]) == (["file", "name", "players", "format", "games", "bots"] if wide
-                                 else ["file", "games", "name"])
+        assert list(rows[0]) == (["file", "name", "players", "format", "games"] if wide
+                                 else ["file", "games", "name"])  # (bots: under the files)
         for row, path in zip(rows, shipped, strict=True):
             config = load_tournament(path)
             assert row["name"] == config.name
             assert row["games"].endswith(f"{total_games(config):,} {config.unit}")
             if wide:
                 assert row["players"] == str(config.players)
-                assert row["bots"] == ", ".join(config.bot_names)
         ladder = rows[[r["file"] for r in rows].index("round-robin.toml")]
         assert ladder["games"] == "3,000 matches"
         if wide:
@@ -129,13 +128,18 @@ async def test_the_shipped_files_are_listed_and_the_screen_fits(
         runs = screen.query_one("#tournaments-runs").region
         run_button = screen.query_one("#tournaments-run").region
         assert whole.contains_region(files) and whole.contains_region(run_button)
-        if size == (160, 48):  # side by side, everything at once
+        table = screen.query_one("#tournaments-files", DataTable)
+        assert files.height >= table.row_count + 3  # every file in sight (issue 27)
+        if size == (160, 48):  # the files across the top, the results below them
             assert screen.has_class("-wide")
-            assert runs.x >= files.right and whole.contains_region(runs)
+            assert runs.y >= files.bottom and whole.contains_region(runs)
             assert whole.contains_region(screen.query_one("#tournaments-results").region)
-        else:  # stacked: the past runs come below the files (the body scrolls)
+            # every column whole: no name cut, the games in sight
+            assert table.virtual_size.width <= table.scrollable_content_region.width
+        else:  # one view at a time: the files first, v for the results
             assert screen.has_class("-narrow")
-            assert runs.y >= files.bottom
+            assert not screen.query_one("#tournaments-right").display or \
+                not screen.query_one("#tournaments-right").region.height
 
 
 async def test_a_broken_file_is_listed_with_its_one_line_error(tmp_path: Path) -> None:
@@ -343,3 +347,41 @@ async def test_running_a_finished_tournament_again_plays_nothing(tmp_path: Path)
         [run] = history_runs(tmp_path)
         assert (run.status, run.games) == ("finished", 6)
         assert results_text(screen).startswith("Tiny cup: 6 of 6 games")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_after_a_run_its_results_are_shown_first_and_whole(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    """Issue 27: at 80×24 the results were 3 lines tall and their tables cut ("ratin",
+    "Elo - ±inf"); a run that ends now shows its results in the screen, as wide as their
+    tables, and v goes back to the files."""
+    folder = tmp_path / "tournaments"
+    write_tournament(folder, "tiny", tiny("Tiny cup", "deals = 12"))
+    screen = make_screen(tmp_path)
+    app = Host(screen)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await wait_for_run(pilot, screen)
+        await pilot.pause()
+        log = screen.query_one("#tournaments-results", Log)
+        assert log.region.height >= size[1] - 12
+        assert Region(0, 0, *size).contains_region(log.region)
+        width = log.scrollable_content_region.width
+        assert all(len(line.rstrip()) <= width for line in log.lines), width
+        assert any(line.rstrip().endswith("rating") for line in log.lines)
+        assert not any("±inf" in line or "Elo   -" in line for line in log.lines)
+        if size[0] < 120:
+            assert screen.has_class("-results") and screen.focused is log
+            await pilot.press("v")
+            await pilot.pause()
+            assert not screen.has_class("-results")
+            assert screen.query_one("#tournaments-files").region.height > 4
+
+
+def test_results_lines_read_as_a_newcomer_reads_them() -> None:
+    from trash_tui.app.screens.tournaments import readable
+
+    assert readable("  random vs greedy  0-20-0  score   0.0%  Elo   - ±inf  LOS") == \
+        "  random vs greedy  0-20-0  score   0.0%  Elo   n/a     LOS"
+    assert readable("Elo -512 ±inf  LOS") == "Elo -512 ±∞    LOS"

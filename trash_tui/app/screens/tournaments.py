@@ -6,14 +6,19 @@ stored in the history database. Stopping raises ``KeyboardInterrupt`` from the p
 hook, which ``run_tournament`` turns into a clean "stopped" run with every finished game
 kept; running the same file again continues it.
 
-Everything fits the screen down to 80×24 without scrolling it: at narrow widths the
-files and the past runs show the columns that fit (the line under the files says the
-selected one in full), the buttons are one line high, and the results take the room that
-is left; their prose lines wrap, their tables scroll sideways (←/→ in the results).
+Everything fits the screen down to 80×24 without scrolling it. Below ``WIDE_WIDTH``
+columns the screen shows one of two views, ``v`` switching: the files (all of them, the
+line under them says the selected one in full) with the buttons and the run's progress,
+or the results (the past runs, and the selected run's results in the rest of the screen);
+a run that ends shows its results. From ``WIDE_WIDTH`` on, the files are across the top
+and the results beside the run's controls. The results are as wide as their tables (their
+prose lines wrap), so nothing has to be scrolled sideways; a crosstable's Elo that has no
+value (a pairing won or lost every game) reads "n/a", and an unbounded margin "±∞".
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import textwrap
 import threading
@@ -115,6 +120,16 @@ def clock(seconds: float) -> str:
     return f"{rest // 60}:{rest % 60:02d}"
 
 
+_NO_ELO = re.compile(r"Elo( +)- ±inf")
+
+
+def readable(line: str) -> str:
+    """A results line as a newcomer reads it, as wide as it was: "Elo   - ±inf" (a
+    pairing won or lost every game) is "Elo   n/a   ", "±inf" is "±∞  "."""
+    line = _NO_ELO.sub(lambda m: f"Elo{m.group(1)}n/a   ", line)
+    return line.replace("±inf", "±∞  ")
+
+
 def games_on_disk(out_dir: Path) -> int:
     """Finished games already in an output folder (what a resumed run starts from)."""
     try:
@@ -130,12 +145,14 @@ class TournamentsScreen(Screen[None]):
     DEFAULT_CSS = """
     TournamentsScreen { layout: vertical; }
     #tournaments-body { height: 1fr; }
+    #tournaments-lower { height: auto; }
     #tournaments-left, #tournaments-right { height: auto; }
     #tournaments-files, #tournaments-runs, #tournaments-results {
         border: round $panel; border-title-color: $text; }
     #tournaments-files:focus, #tournaments-runs:focus, #tournaments-results:focus {
         border: round $accent; }
-    #tournaments-files { height: auto; max-height: 9; }
+    #tournaments-results { scrollbar-size-vertical: 1; }
+    #tournaments-files { height: auto; }
     #tournaments-detail { height: auto; padding: 0 1; color: $text-muted; }
     #tournaments-buttons { height: auto; padding: 0 1; }
     #tournaments-buttons Button { margin-right: 1; min-width: 10; }
@@ -146,13 +163,17 @@ class TournamentsScreen(Screen[None]):
     #tournaments-status { height: auto; padding: 0 1; }
     #tournaments-runs { height: auto; max-height: 6; }
     #tournaments-results { height: 1fr; min-height: 4; }
-    TournamentsScreen.-narrow #tournaments-files { max-height: 6; }
-    TournamentsScreen.-narrow #tournaments-right { height: 1fr; }
-    TournamentsScreen.-wide #tournaments-body { layout: horizontal; }
-    TournamentsScreen.-wide #tournaments-left { width: 2fr; height: 100%; }
-    TournamentsScreen.-wide #tournaments-right { width: 3fr; height: 100%; }
-    TournamentsScreen.-wide #tournaments-files { height: 1fr; max-height: 100%; }
-    TournamentsScreen.-wide #tournaments-runs { height: auto; max-height: 16; }
+    TournamentsScreen.-narrow #tournaments-files { height: 1fr; }
+    TournamentsScreen.-narrow #tournaments-right { display: none; }
+    TournamentsScreen.-narrow.-results #tournaments-files,
+    TournamentsScreen.-narrow.-results #tournaments-left { display: none; }
+    TournamentsScreen.-narrow.-results #tournaments-lower { height: 1fr; }
+    TournamentsScreen.-narrow.-results #tournaments-right { display: block; height: 1fr; }
+    TournamentsScreen.-wide #tournaments-files { max-height: 14; }
+    TournamentsScreen.-wide #tournaments-lower { height: 1fr; layout: horizontal; }
+    TournamentsScreen.-wide #tournaments-left { width: 1fr; min-width: 40; }
+    TournamentsScreen.-wide #tournaments-right { width: 84; height: 100%; }
+    TournamentsScreen.-wide #tournaments-runs { height: auto; max-height: 12; }
     TournamentsScreen.-wide #tournaments-results { height: 1fr; }
     """
 
@@ -162,6 +183,9 @@ class TournamentsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run_tournament", "Run", id="run-tournament"),
         Binding("s", "stop_tournament", "Stop", id="stop-tournament"),
+        # below WIDE_WIDTH: one view at a time, v switches
+        Binding("v", "show_results", "Results", id="tournaments-show-results"),
+        Binding("v", "show_files", "Files", id="tournaments-show-files"),
         Binding("escape", "close", "Back", id="close-tournaments"),
     ]
 
@@ -182,21 +206,24 @@ class TournamentsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tournaments-body"):
-            with Vertical(id="tournaments-left"):
-                yield DataTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
-                yield Static(id="tournaments-detail")
-                with Horizontal(id="tournaments-buttons"):
-                    yield Button("Run", id="tournaments-run", variant="primary", compact=True)
-                    yield Button("Stop", id="tournaments-stop", variant="error",
-                                 disabled=True, compact=True)
-                    yield Button("Back", id="tournaments-back", compact=True)
-                with Horizontal(id="tournaments-progress-row"):
-                    yield ProgressBar(total=1, id="tournaments-progress", show_eta=False)
-                    yield Static("not running", id="tournaments-rate")
-                yield Static(id="tournaments-status")
-            with Vertical(id="tournaments-right"):
-                yield DataTable(id="tournaments-runs", cursor_type="row", zebra_stripes=True)
-                yield Log(id="tournaments-results", auto_scroll=False)
+            yield DataTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
+            with Horizontal(id="tournaments-lower"):
+                with Vertical(id="tournaments-left"):  # the selected file and its run
+                    yield Static(id="tournaments-detail")
+                    with Horizontal(id="tournaments-buttons"):
+                        yield Button("Run", id="tournaments-run", variant="primary",
+                                     compact=True)
+                        yield Button("Stop", id="tournaments-stop", variant="error",
+                                     disabled=True, compact=True)
+                        yield Button("Back", id="tournaments-back", compact=True)
+                    with Horizontal(id="tournaments-progress-row"):
+                        yield ProgressBar(total=1, id="tournaments-progress", show_eta=False)
+                        yield Static("not running", id="tournaments-rate")
+                    yield Static(id="tournaments-status")
+                with Vertical(id="tournaments-right"):  # the past runs and their results
+                    yield DataTable(id="tournaments-runs", cursor_type="row",
+                                    zebra_stripes=True)
+                    yield Log(id="tournaments-results", auto_scroll=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:
@@ -230,7 +257,7 @@ class TournamentsScreen(Screen[None]):
     def file_columns(self) -> tuple[str, ...]:
         if self.narrow:
             return ("file", "games", "name")
-        return ("file", "name", "players", "format", "games", "bots")
+        return ("file", "name", "players", "format", "games")  # (the bots: under them)
 
     def run_columns(self) -> tuple[str, ...]:
         if self.narrow:
@@ -292,13 +319,30 @@ class TournamentsScreen(Screen[None]):
 
     # --- running -------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Run while idle, Stop while a run is going (shown dimmed otherwise)."""
+        """Run while idle, Stop while a run is going (shown dimmed otherwise); below
+        ``WIDE_WIDTH``, v shows the view that is not shown."""
+        if action in ("show_results", "show_files"):
+            return self.narrow and self.has_class("-results") == (action == "show_files")
         if action == "run_tournament":
             return True if self.running is None else None
         if action == "stop_tournament":
             return True if self.running is not None and not self.stop_requested.is_set() \
                 else None
         return True
+
+    # --- the two views below WIDE_WIDTH ---------------------------------------------------
+    def action_show_results(self) -> None:
+        """The past runs and the selected run's results, in the whole screen."""
+        self.add_class("-results")
+        self.query_one("#tournaments-results", Log).focus()
+        self.refresh_bindings()
+        self.call_after_refresh(self.fit_results)
+
+    def action_show_files(self) -> None:
+        """The files, the selected one's run and its progress."""
+        self.remove_class("-results")
+        self.query_one("#tournaments-files", DataTable).focus()
+        self.refresh_bindings()
 
     def update_controls(self) -> None:
         self.query_one("#tournaments-run", Button).disabled = self.running is not None
@@ -411,6 +455,8 @@ class TournamentsScreen(Screen[None]):
         else:
             self.set_status("✓", f"Finished: {kept:,} games; {where}", "success")
         self.load_runs(select=outcome.run_id)
+        if self.narrow and not self.close_when_stopped:  # what it came to: the results
+            self.action_show_results()
         self.after_run()
 
     def run_failed(self, message: str) -> None:
@@ -514,11 +560,12 @@ class TournamentsScreen(Screen[None]):
 
     def write_results(self, lines: list[str]) -> None:
         """The results in the log: a line of prose wider than the log is wrapped; a line of
-        a table (columns: runs of spaces) is kept whole, and scrolls sideways."""
+        a table (columns: runs of spaces) is kept whole (the log is as wide as the
+        tables); an Elo without a value reads "n/a", an unbounded margin "±∞"."""
         log = self.query_one("#tournaments-results", Log)
         width = self.results_width()
         shown: list[str] = []
-        for line in lines:
+        for line in map(readable, lines):
             if len(line) > width and "  " not in line.strip():
                 shown.extend(textwrap.wrap(line, width, subsequent_indent="  "))
             else:
