@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 from admin_helpers import admin, admin_ok
-from ssh_helpers import serving
+from ssh_helpers import server_config, serving
 
 from trash_tui.admin import console
 from trash_tui.admin.console import MAX_REQUEST, reachable
+from trash_tui.ssh.config import ServeError
+from trash_tui.ssh.server import start_server
 
 
 def raw(path: Path, data: bytes, close_write: bool = True, timeout: float = 10.0) -> bytes:
@@ -128,3 +130,17 @@ async def test_trash_admin_prints_the_answer_and_fails_in_one_line_without_a_ser
                          timeout=60)
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1
     assert "no server is running" in ran.stderr
+
+
+async def test_a_second_server_on_the_same_data_folder_is_refused_and_a_stale_socket_cleared(
+        tmp_path: Path) -> None:
+    async with serving(tmp_path):
+        with pytest.raises(ServeError, match="another server is running with this data "
+                                             "folder"):
+            await start_server(server_config(tmp_path))
+    stale = socket.socket(socket.AF_UNIX)  # a socket file nobody answers on (a crash)
+    with reachable(tmp_path / "admin.sock") as address:
+        stale.bind(address)
+    stale.close()
+    async with serving(tmp_path) as server:
+        assert (await admin_ok(server, "stats"))["ok"]
