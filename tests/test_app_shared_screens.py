@@ -24,6 +24,7 @@ from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import ChatLine, chat_text
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.notices import ServerNotices
 from trash_tui.app.shared.tables_screen import (
     COLUMNS,
     NewTableScreen,
@@ -268,6 +269,32 @@ async def test_the_waiting_room_shows_the_servers_address_on_one_line(tmp_path: 
             shown = [strip.text.rstrip() for strip in info.render_lines(info.region.reset_offset)]
             line = next(text for text in shown if "ssh" in text)
             assert line.strip() == "Code K7QX: j in Tables, or ssh -p 2222 K7QX@play.example.org"
+
+
+async def test_the_operators_notice_and_motd_in_the_waiting_room_and_the_tables_screen(
+        tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        app = player_app(service, "key:bob")
+        notices = ServerNotices.attach(app, app.tables_link)
+        assert notices is not None
+        async with app.run_test(size=(80, 24)) as pilot:
+            tables = await to_tables(pilot)
+            service.set_motd("Cup final \x1b[1mSunday")  # from trash admin motd
+            title = tables.query_one("#tables-title")
+            await until(pilot, lambda: "Cup final [1mSunday" in str(title.render()))
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            waiting = app.screen
+            assert service.say("Restart in five minutes", 1.0) == 1
+            await until(pilot, lambda: bool(waiting.query("#server-notice")))
+            box = waiting.query_one("#server-notice")
+            assert "Restart in five minutes" in str(box.render())
+            for name in ("#waiting-table", "#waiting-chat"):
+                assert not box.region.overlaps(waiting.query_one(name).region), name
+            await pilot.pause(1.3)
+            assert not waiting.query("#server-notice")  # gone after its time
 
 
 # --- 5. chat lines ---------------------------------------------------------------------

@@ -34,6 +34,7 @@ class TableWaitingScreen(Screen[None]):
     #waiting-title { text-style: bold; }
     #waiting-log { height: 6; border: round $panel; }
     #waiting-chat { height: 1; border: none; padding: 0 1; }
+    #server-notice { height: auto; border: round $warning; padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -50,6 +51,7 @@ class TableWaitingScreen(Screen[None]):
         self.animation = animation
         self.host = host
         self.code: str | None = None
+        self.notice_timer: Any = None  # removes the operator's notice
         link.listen(self.on_table_message)  # from now: the screen may not be up yet
 
     def compose(self) -> ComposeResult:
@@ -134,8 +136,20 @@ class TableWaitingScreen(Screen[None]):
             self.app.pop_screen()
 
     def server_notice(self, text: str, seconds: float) -> None:
-        """The operator's notice, in the room's log (above the chat line)."""
-        self.query_one(RichLog).write(Text(f"📢 From the server: {clean(text, 300)}"))
+        """The operator's notice: a box above the room's log, gone after ``seconds``."""
+        for old in self.query("#server-notice"):
+            old.remove()
+        if self.notice_timer is not None:
+            self.notice_timer.stop()
+        self.query_one("#waiting-box").mount(
+            Static(f"From the server: {clean(text, 300)}", id="server-notice", markup=False),
+            before=self.query_one(RichLog))
+        self.notice_timer = self.set_timer(seconds, self.notice_gone)
+
+    def notice_gone(self) -> None:
+        self.notice_timer = None
+        for box in self.query("#server-notice"):
+            box.remove()
 
     def action_start(self) -> None:
         self.link.send({"op": "start"})
