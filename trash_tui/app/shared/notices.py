@@ -8,8 +8,9 @@ come and go):
   neither the status line nor the cards; any other screen shows it as a toast. It goes
   after its seconds.
 - ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
-  show it (the Tables screen's title line) and shown once as a toast in the lobby (a
-  shared board clears toasts when it opens: they would cover the table).
+  show it (the Tables screen's title line, the lobby's ``#lobby-motd`` line when it has
+  one) and otherwise shown once as a toast in the lobby (a shared board clears toasts
+  when it opens: they would cover the table).
 - ``kicked``: the operator ended this session: the app says goodbye with the reason.
 
 Everything shown is cleaned (``trash_tui.text.clean``).
@@ -62,7 +63,9 @@ class ServerNotices:
         elif op == "motd":
             text = clean(message.get("text", ""), TEXT_LENGTH).strip() or None
             self.link.motd = text
-            if text and type(self.app.screen).__name__ == "LobbyScreen":
+            screen = self.app.screen
+            if text and type(screen).__name__ == "LobbyScreen" and \
+                    not screen.query("#lobby-motd"):  # (a lobby with its own line shows it)
                 self.app.notify(text, title="Message of the day", timeout=MOTD_SECONDS,
                                 markup=False)
         elif op == "kicked":
