@@ -220,6 +220,9 @@ async def test_only_the_game_runs_no_pty_exec_sftp_or_forwarding(tmp_path: Path)
         with pytest.raises(asyncssh.ChannelListenError):
             await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 9)
         assert server.session_count == 0
+        refused = server.state.metrics.refused_by_reason()  # (the metrics' labels are ours)
+        assert refused["no terminal"] == 1 and refused["command"] == 2
+        assert refused["subsystem"] == 1 and not any("netconf" in r for r in refused)
     ended = {e["ended"] for e in log_entries(server.config.log)}
     assert {"refused: no terminal", "refused: command", "refused: subsystem netconf"} <= ended
 

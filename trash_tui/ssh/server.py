@@ -446,15 +446,19 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
     """Run one session; returns how it ended and the app's exit status (if it ran)."""
     if process.subsystem is not None:
         _refuse(process, SUBSYSTEM_MESSAGE.format(name=process.subsystem))
+        state.refused("subsystem")  # (never the client's name for it: labels are ours)
         return f"refused: subsystem {process.subsystem}", None
     if process.command is not None:
         _refuse(process, COMMAND_MESSAGE)
+        state.refused("command")
         return "refused: command", None
     if session.term is None:
         _refuse(process, NO_TERMINAL_MESSAGE)
+        state.refused("no terminal")
         return "refused: no terminal", None
     if state.stopping:
         _refuse(process, STOPPING_MESSAGE)
+        state.refused("server stopping")
         return "refused: server stopping", None
     refused = state.slots.take(session.address)
     if refused == ADDRESS_FULL:  # the server may have room: it is this address that has not
