@@ -64,6 +64,11 @@ class PeopleScreen(ModalScreen[None]):
             yield Input(placeholder="What happened? (enter sends the report, esc cancels)",
                         max_length=REASON_LENGTH, id="people-reason")
 
+    def on_mount(self) -> None:
+        for options in self.query(OptionList):
+            options.highlighted = 0  # the first person is picked until another is
+            options.focus()
+
     def label(self, name: str) -> str:
         return name + (HIDDEN_MARK if name in self.hidden else "")
 
