@@ -384,3 +384,24 @@ async def test_item_9_a_match_continued_in_another_window_leaves_this_one_read_o
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_item_2_the_lobby_keeps_its_notices_in_sight_at_80x24() -> None:
+    from textual.widgets import Static
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        lobby.query_one("#lobby-continue-note", Static).update(
+            "c continues your match: 4 players, deal 3, 141 moves so far.")
+        suggestion = lobby.query_one("#lobby-suggestion", Static)
+        suggestion.update("Your rating is nearest the normal bot: try Opponents: normal.")
+        suggestion.display = True
+        lobby.say("More humans than players: choose more players or fewer humans.", "error")
+        await pilot.pause()
+        box = lobby.query_one("#lobby").region
+        footer_top = app.size.height - 2
+        assert box.bottom <= footer_top
+        notice = lobby.query_one("#lobby-notice").region
+        assert notice.height >= 1 and notice.bottom <= box.bottom - 1  # inside the border

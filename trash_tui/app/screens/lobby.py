@@ -96,7 +96,7 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen { align: center middle; }
     #lobby { width: 78; max-width: 100%; height: auto; max-height: 100%;
-             border: round $accent; padding: 0 1; }
+             border: round $accent; padding: 0 1; overflow-y: auto; }
     #lobby-title { text-style: bold; width: 100%; content-align: center middle; }
     LobbyScreen.-tall #lobby-title { margin-bottom: 1; }
     #lobby-body { height: auto; }
@@ -287,10 +287,13 @@ class LobbyScreen(Screen[None]):
         self.fit(event.size.width, event.size.height)
 
     def fit(self, width: int, height: int) -> None:
-        """Room between the buttons from 30 lines on; from ``ROOMY`` on, a wider box
-        with the last matches beside the form."""
+        """Room between the buttons and fields three lines high from 30 lines on; from
+        ``ROOMY`` on, a wider box with the last matches beside the form."""
         roomy = width >= ROOMY[0] and height >= ROOMY[1]
-        self.set_class(height >= 30, "-tall")
+        tall = height >= 30
+        self.set_class(tall, "-tall")
+        for select in self.query(Select):  # one line each below 30 lines: the notes fit
+            select.compact = not tall
         if roomy != self.has_class("-roomy"):
             self.set_class(roomy, "-roomy")
             if roomy:
