@@ -149,8 +149,8 @@ def list_command(player: str, history_path: Path | None) -> None:
                  f"{_outcome(row)}; {', '.join(visible(name) for name in row.names)}"
                  for row in rows]
     if not rows:
-        click.echo(f"No matches for '{visible(player)}'"
-                   + (f": {NOTHING_YET}." if history is None else "."))
+        click.echo("Nothing has been played yet." if history is None else
+                   f"No matches for '{visible(player)}'.")
         return
     click.echo(f"{'id':>5}  {'date':16}  {'game':8}  {'length':>9}  result, players")
     for line in lines:
@@ -164,7 +164,7 @@ def players_command(history_path: Path | None) -> None:
     with _reading(_open(history_path)) as history:
         players = history.players() if history is not None else []
     if not players:
-        click.echo("No SSH players yet" + (f": {NOTHING_YET}." if history is None else "."))
+        click.echo("No SSH players yet.")
         return
     for identity, name, _, last_seen in players:
         click.echo(f"{visible(identity)}  {visible(name)}  (last seen {_when(last_seen)})")
