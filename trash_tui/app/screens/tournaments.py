@@ -229,8 +229,6 @@ class TournamentsScreen(Screen[None]):
     def on_mount(self) -> None:
         files = self.query_one("#tournaments-files", DataTable)
         files.border_title = f"Tournament files in {self.tournaments_dir}"
-        for column in self.file_columns():
-            files.add_column(column, key=column)
         runs = self.query_one("#tournaments-runs", DataTable)
         runs.border_title = "Past runs"
         for column in self.run_columns():
@@ -270,13 +268,34 @@ class TournamentsScreen(Screen[None]):
         return self.app.theme_variables.get(variable, "")
 
     def load_files(self) -> None:
+        """The files' table; below ``WIDE_WIDTH`` the name column takes the width the
+        others leave (a long name ends in "…", said in full under the table), so the
+        table never scrolls sideways."""
         table = self.query_one("#tournaments-files", DataTable)
-        table.clear()
+        before = self.selected_file()
+        entries = list_tournament_files(self.tournaments_dir)
+        rows = [self.file_cells(entry) for entry in entries]
+        table.clear(columns=True)
+        columns = self.file_columns()
+        widths: dict[str, int | None] = dict.fromkeys(columns)
+        if self.narrow:
+            needed = {column: max([len(column), *(row[index].cell_len for row in rows)])
+                      for index, column in enumerate(columns)}
+            # the border, the scroll bar, each column's padding
+            room = self.app.size.width - 4 - 2 * len(columns)
+            widths["name"] = max(12, room - sum(w for c, w in needed.items() if c != "name"))
+            at = columns.index("name")
+            for row in rows:
+                row[at].truncate(widths["name"], overflow="ellipsis")
+        for column in columns:
+            table.add_column(column, key=column, width=widths[column])
         self.files = {}
-        for entry in list_tournament_files(self.tournaments_dir):
+        for entry, cells in zip(entries, rows, strict=True):
             key = str(entry.path)
             self.files[key] = entry
-            table.add_row(*self.file_cells(entry), key=key)
+            table.add_row(*cells, key=key)
+        if before is not None and str(before.path) in self.files:  # the same one selected
+            table.move_cursor(row=table.get_row_index(str(before.path)), animate=False)
         self.show_file_detail()
 
     def file_cells(self, entry: TournamentFile) -> list[Text]:
@@ -577,14 +596,14 @@ class TournamentsScreen(Screen[None]):
     def on_resize(self, event: Resize) -> None:
         files = self.query_one("#tournaments-files", DataTable)
         if tuple(str(key.value) for key in files.columns) != self.file_columns():
-            for table, columns in ((files, self.file_columns()),
-                                   (self.query_one("#tournaments-runs", DataTable),
-                                    self.run_columns())):
-                table.clear(columns=True)
-                for column in columns:
-                    table.add_column(column, key=column)
+            runs = self.query_one("#tournaments-runs", DataTable)
+            runs.clear(columns=True)
+            for column in self.run_columns():
+                runs.add_column(column, key=column)
             self.load_files()
             self.load_runs()
+        elif self.narrow:  # the name column follows the width
+            self.load_files()
         self.call_after_refresh(self.fit_results)
 
     def fit_results(self) -> None:
