@@ -1076,3 +1076,23 @@ def test_bots_show_escapes_what_a_bot_says_about_itself(tmp_path: Path) -> None:
                       "    params = 3\n\n    def choose(self, observation, legal):\n"
                       "        return legal[0]\n", encoding="utf-8")
     one_line_error(trash("bots", "show", str(broken)), "cannot describe its parameters")
+
+
+def test_the_shipped_anchors_show_the_top_of_the_ladder_as_one_level() -> None:
+    """greedy, hard, counter and expert measure as one strength (bots/README.md: none of
+    them separates from another on duplicate boards), so the leaderboard shows them at one
+    rating, still above normal; whichever of them the lobby proposes, it shows the same
+    rating as the others (the expert is never presented as harder)."""
+    from trash_tui.players.anchors import ANCHORS_PATH, parse_anchors
+    from trash_tui.players.model import nearest_level
+
+    document = json.loads(ANCHORS_PATH.read_text(encoding="utf-8"))
+    anchors = parse_anchors(document)["trash"]
+    top = {anchors[level] for level in ("greedy", "hard", "counter", "expert")}
+    assert len(top) == 1
+    (rating,) = top
+    assert anchors["normal"].mu < rating.mu and anchors["easy"].mu < anchors["normal"].mu
+    for offered in ({"expert", "greedy"}, {"expert", "hard", "normal"}, None):
+        level = nearest_level(rating, anchors, offered)
+        assert level is not None and anchors[level] == rating
+    assert set(document["tied"]["trash"]["levels"]) == {"greedy", "hard", "counter", "expert"}
