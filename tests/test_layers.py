@@ -1,0 +1,127 @@
+"""The layers point one way (docs/ARCHITECTURE.md): rules → engine → bots → storage → tournaments →
+the app, the SSH server and the command line; nothing below imports from above, and no
+two modules import each other, directly or around a loop, when the program runs (imports
+only for type checking do not count)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("trash_tui", "bots")
+
+#: Each layer by its modules' names (a name stands for the module and everything under it).
+LAYERS = {
+    "rules": ("trash_tui.__init__", "trash_tui.cards", "trash_tui.rules", "trash_tui.presets",
+              "trash_tui.games", "trash_tui.rules_file", "trash_tui.text", "trash_tui.toml_file"),
+    "engine": ("trash_tui.engine", "trash_tui.neighbor"),
+    "bots": ("bots",),
+    # the rating model and the bot levels' anchors sit with the database that rates a match
+    # in the transaction that finishes it (docs/ARCHITECTURE.md, storage)
+    "storage": ("trash_tui.history", "trash_tui.players.model", "trash_tui.players.anchors"),
+    "tournaments": ("trash_tui.simulate", "trash_tui.stats", "trash_tui.tournament"),
+}
+ORDER = ("rules", "engine", "bots", "storage", "tournaments", "top")
+
+
+def module_names() -> dict[str, Path]:
+    names: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            names[".".join(parts)] = path
+    return names
+
+
+def runtime_imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The project's modules ``name`` imports when it runs (anywhere in it, functions
+    included; not under ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for branch in ast.walk(tree)
+                   if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
+                   for node in ast.walk(branch)}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & set(known)
+            found.update(submodules)
+            if len(submodules) < len(node.names):  # names from the module itself
+                found.add(base)
+    return {module for module in found if module in known and module != name}
+
+
+def layer_of(name: str) -> str:
+    if name == "trash_tui":  # the package itself: its name and version
+        name = "trash_tui.__init__"
+    for layer, prefixes in LAYERS.items():
+        if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
+            return layer
+    return "top"
+
+
+def import_graph() -> dict[str, set[str]]:
+    known = module_names()
+    return {name: runtime_imports(name, path, known) for name, path in known.items()}
+
+
+def test_nothing_below_imports_from_above() -> None:
+    upward = [f"{name} ({layer_of(name)}) imports {imported} ({layer_of(imported)})"
+              for name, imports in sorted(import_graph().items()) for imported in sorted(imports)
+              if ORDER.index(layer_of(imported)) > ORDER.index(layer_of(name))]
+    assert upward == []
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_no_modules_import_each_other_at_run_time() -> None:
+    assert import_cycles(import_graph()) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]
