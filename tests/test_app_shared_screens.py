@@ -297,6 +297,32 @@ async def test_the_operators_notice_and_motd_in_the_waiting_room_and_the_tables_
             assert not waiting.query("#server-notice")  # gone after its time
 
 
+async def test_the_motd_is_a_line_in_the_lobby_set_changed_and_cleared_while_it_is_up(
+        tmp_path: Path) -> None:
+    """The operator's message of the day is a line under the lobby's title (no toast
+    over the form), changes while the lobby is up, goes when cleared, and is cleaned."""
+    async with running_service(tmp_path) as service:
+        service.set_motd("Cup final \x1b[1mSunday")  # set before the player arrives
+        app = player_app(service, "key:bob")
+        notices = ServerNotices.attach(app, app.tables_link)
+        assert notices is not None
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            line = lobby.query_one("#lobby-motd")
+            await until(pilot, lambda: "Cup final [1mSunday" in str(line.render()))
+            assert line.display and line.region.height == 1 and not lobby.query("Toast")
+            title, form = lobby.query_one("#lobby-title"), lobby.query_one("#lobby-form")
+            assert line.region.y > title.region.y and not line.region.overlaps(form.region)
+            assert lobby.query_one("#lobby-quit").region.bottom <= 22  # footer untouched
+
+            service.set_motd("Restart at noon")
+            await until(pilot, lambda: "Restart at noon" in str(line.render()))
+            service.set_motd(None)
+            await until(pilot, lambda: not line.display)
+            assert not lobby.query("Toast")
+
+
 # --- 5. chat lines ---------------------------------------------------------------------
 def rows(text, width: int) -> int:
     return len(text.wrap(Console(file=io.StringIO(), width=width), width))

@@ -47,6 +47,7 @@ NEIGHBOR_LEVELS = ("smart", "random")
 NEIGHBOR_MIN_PLAYERS = 3
 ROOMY = (120, 40)  # from this size on (columns, lines) the lobby is roomy
 LAST_MATCHES = 12  # lines of last matches in a roomy lobby
+MOTD_LENGTH = 150  # characters of the message of the day (two lines of the box at most)
 
 if TYPE_CHECKING:
     from trash_tui.app.app import TrashApp
@@ -100,6 +101,9 @@ class LobbyScreen(Screen[None]):
     #lobby-title { text-style: bold; width: 100%; content-align: center middle; }
     LobbyScreen.-tall #lobby-title { margin-bottom: 1; }
     #lobby-body { height: auto; }
+    #lobby-motd { display: none; width: 100%; height: auto; max-height: 2;
+                  content-align: center middle; color: $text-warning; }
+    #lobby-motd.-shown { display: block; }
     #lobby-menu { width: 24; height: auto; margin-right: 2; }
     #lobby-menu Button { width: 100%; }
     #lobby-side { display: none; width: 44; height: auto; margin-left: 3; }
@@ -145,6 +149,7 @@ class LobbyScreen(Screen[None]):
         level = _first_opponent(settings.seats)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
+            yield Static("", id="lobby-motd", markup=False)  # over SSH: the server's line
             with Horizontal(id="lobby-body"):
                 with Vertical(id="lobby-menu"):
                     yield Button("New match", id="lobby-start", variant="primary",
@@ -277,11 +282,22 @@ class LobbyScreen(Screen[None]):
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
+        self.show_motd()
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
+        self.show_motd()
+
+    def show_motd(self) -> None:
+        """Over SSH, the server's message of the day on a line under the title (the
+        operator's ``trash admin motd``; the link keeps the last one it was sent)."""
+        link = self.trash_app.tables_link
+        motd = getattr(link, "motd", None) if link is not None else None
+        line = self.query_one("#lobby-motd", Static)
+        line.update(Text(f"📢 {clean(motd, MOTD_LENGTH)}") if motd else "")
+        line.set_class(bool(motd), "-shown")
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size.width, event.size.height)

@@ -8,9 +8,9 @@ come and go):
   neither the status line nor the cards; any other screen shows it as a toast. It goes
   after its seconds.
 - ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
-  show it (the Tables screen's title line, the lobby's ``#lobby-motd`` line when it has
-  one) and otherwise shown once as a toast in the lobby (a shared board clears toasts
-  when it opens: they would cover the table).
+  show it (``show_motd``: the lobby's line under its title, the Tables screen's title
+  line), at once if one of them is up, else when one is shown next (a board or a waiting
+  room has no place for it: what the operator must tell a player now is a ``say``).
 - ``kicked``: the operator ended this session: the app says goodbye with the reason.
 
 Everything shown is cleaned (``trash_tui.text.clean``).
@@ -26,7 +26,6 @@ from trash_tui.text import clean
 
 TEXT_LENGTH = 300
 DEFAULT_SECONDS = 15.0
-MOTD_SECONDS = 8.0  # the message of the day's toast in the lobby
 KICK_GOODBYE = 3.0  # seconds the goodbye is shown (the server ends the session after)
 
 
@@ -63,11 +62,9 @@ class ServerNotices:
         elif op == "motd":
             text = clean(message.get("text", ""), TEXT_LENGTH).strip() or None
             self.link.motd = text
-            screen = self.app.screen
-            if text and type(screen).__name__ == "LobbyScreen" and \
-                    not screen.query("#lobby-motd"):  # (a lobby with its own line shows it)
-                self.app.notify(text, title="Message of the day", timeout=MOTD_SECONDS,
-                                markup=False)
+            shown = getattr(self.app.screen, "show_motd", None)
+            if shown is not None:  # the lobby's line, the Tables screen's title
+                shown()
         elif op == "kicked":
             why = clean(message.get("why", ""), TEXT_LENGTH)
             goodbye = getattr(self.app, "say_goodbye", None)
