@@ -381,8 +381,10 @@ async def test_after_a_run_its_results_are_shown_first_and_whole(
 
 
 def test_results_lines_read_as_a_newcomer_reads_them() -> None:
-    from trash_tui.app.screens.tournaments import readable
+    """Issue 27: a pairing won or lost every game read "Elo - ±inf" in the screen and in
+    ``trash tournament show``; both print the same lines."""
+    from trash_tui.tournament.results import _elo_text
 
-    assert readable("  random vs greedy  0-20-0  score   0.0%  Elo   - ±inf  LOS") == \
-        "  random vs greedy  0-20-0  score   0.0%  Elo   n/a     LOS"
-    assert readable("Elo -512 ±inf  LOS") == "Elo -512 ±∞    LOS"
+    assert _elo_text(None, None) == "Elo   n/a     "
+    assert _elo_text(-512.4, None) == "Elo -512 ±∞"
+    assert _elo_text(35.0, 41.6) == "Elo +35 ±42"

@@ -661,6 +661,8 @@ bot = "greedy"
     assert per_bot["bad"]["forfeits"] == 2 and per_bot["greedy"]["forfeits"] == 0
     assert per_bot["bad"]["wins"] == 0 and per_bot["greedy"]["wins"] == 2
     assert f"Forfeit in game 0: bad ({kind})" in result.stdout
+    # a pairing lost every game: its Elo difference has no value and no bound (issue 27)
+    assert "Elo   n/a" in result.stdout and "inf" not in result.stdout
 
 
 def test_forfeits_at_a_larger_table_with_workers(tmp_path: Path) -> None:

@@ -219,6 +219,15 @@ def _signed(x: float | None, digits: int = 0) -> str:
     return "  -" if x is None else f"{x:+.{digits}f}"
 
 
+def _elo_text(elo: float | None, margin: float | None) -> str:
+    """A pairing's Elo difference and its 95% margin as a reader takes them: "n/a" when
+    one bot won or lost every game (the difference is unbounded), "±∞" for a margin
+    without bound."""
+    if elo is None:
+        return "Elo   n/a     "
+    return f"Elo {_signed(elo)} ±{'∞' if margin is None else f'{margin:.0f}'}"
+
+
 def shown_names(results: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``results`` whose names and forfeit messages are safe to print: names
     cleaned of control characters, a forfeit's words (a bot's) with them escaped."""
@@ -271,11 +280,10 @@ def format_results(results: dict[str, Any], width: int = 80) -> str:
         pair_width = max(len(f"{r['bot']} vs {r['opponent']}") for r in results["crosstable"])
         for r in results["crosstable"]:
             mark = "**" if r["significant_holm"] else "*" if r["significant"] else ""
-            margin = "inf" if r["elo_margin"] is None else f"{r['elo_margin']:.0f}"
             lines.append(
                 f"  {r['bot'] + ' vs ' + r['opponent']:<{pair_width}}  "
                 f"{r['wins']:>5}-{r['losses']}-{r['draws']}  score {_pct(r['score'])}  "
-                f"Elo {_signed(r['elo'])} ±{margin}  LOS {r['los'] or 0:5.1f}%  {mark}")
+                f"{_elo_text(r['elo'], r['elo_margin'])}  LOS {r['los'] or 0:5.1f}%  {mark}")
     lines.append("")
     seats = ", ".join(f"seat {s['seat']} {_pct(s['win_rate']).strip()} "
                       f"[{_pct(s['win_low']).strip()}, {_pct(s['win_high']).strip()}]"

@@ -18,7 +18,6 @@ value (a pairing won or lost every game) reads "n/a", and an unbounded margin "�
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import textwrap
 import threading
@@ -118,16 +117,6 @@ def clock(seconds: float) -> str:
     if hours:
         return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
     return f"{rest // 60}:{rest % 60:02d}"
-
-
-_NO_ELO = re.compile(r"Elo( +)- ±inf")
-
-
-def readable(line: str) -> str:
-    """A results line as a newcomer reads it, as wide as it was: "Elo   - ±inf" (a
-    pairing won or lost every game) is "Elo   n/a   ", "±inf" is "±∞  "."""
-    line = _NO_ELO.sub(lambda m: f"Elo{m.group(1)}n/a   ", line)
-    return line.replace("±inf", "±∞  ")
 
 
 def games_on_disk(out_dir: Path) -> int:
@@ -580,11 +569,11 @@ class TournamentsScreen(Screen[None]):
     def write_results(self, lines: list[str]) -> None:
         """The results in the log: a line of prose wider than the log is wrapped; a line of
         a table (columns: runs of spaces) is kept whole (the log is as wide as the
-        tables); an Elo without a value reads "n/a", an unbounded margin "±∞"."""
+        tables)."""
         log = self.query_one("#tournaments-results", Log)
         width = self.results_width()
         shown: list[str] = []
-        for line in map(readable, lines):
+        for line in lines:
             if len(line) > width and "  " not in line.strip():
                 shown.extend(textwrap.wrap(line, width, subsequent_indent="  "))
             else:
