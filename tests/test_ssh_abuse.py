@@ -15,6 +15,7 @@ import json
 import os
 import random
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -140,6 +141,39 @@ async def test_a_giant_window_is_drawn_at_the_largest_size_with_limits(
     [entry] = log_entries(tmp_path / "ssh.log")
     assert entry["size"] == f"{MAX_COLUMNS}x{MAX_ROWS}" and entry["ended"] == "quit"
     assert "Traceback" not in echo.getvalue() and "struct.error" not in echo.getvalue()
+
+
+def test_a_command_starts_with_its_limits_already_in_place() -> None:
+    """A session's limits hold from its first instruction (set after it started, a session
+    could run unlimited for a moment): the command runs under util-linux prlimit."""
+    limits = child_module.SessionLimits(cpu_seconds=600, memory_bytes=768 * 1024 * 1024)
+    prefix = limits.command_prefix()
+    if not prefix:
+        pytest.skip("no prlimit on this machine")
+    probe = ("import resource; print(resource.getrlimit(resource.RLIMIT_CPU), "
+             "resource.getrlimit(resource.RLIMIT_AS))")
+    shown = subprocess.run([*prefix, sys.executable, "-c", probe], capture_output=True,
+                           text=True, check=True, timeout=30).stdout.split(")", 1)
+    assert shown[0] == f"(600, {600 + limits.CPU_GRACE}"
+    assert shown[1].strip() == f"({768 * 1024 * 1024}, {768 * 1024 * 1024})"
+
+
+async def test_a_forked_session_of_the_app_runs_within_its_limits(tmp_path: Path) -> None:
+    """The real app, forked from the fork server, has its CPU and memory limits (set in the
+    forked process before it runs any of the app)."""
+    async with serving(tmp_path, session_cpu_seconds=600, session_memory_mb=768) as server, \
+            await connect(server, new_key()) as conn:
+        term = await Terminal.open(conn)
+        await term.read_until("Sit down")
+        pid = server.sessions[0].pid
+        assert pid is not None
+        limits = Path(f"/proc/{pid}/limits").read_text()
+        cpu = next(line for line in limits.splitlines() if line.startswith("Max cpu time"))
+        memory = next(line for line in limits.splitlines()
+                      if line.startswith("Max address space"))
+        assert cpu.split()[3:5] == ["600", str(600 + child_module.SessionLimits.CPU_GRACE)]
+        assert memory.split()[3:5] == [str(768 * 1024 * 1024)] * 2
+        term.process.close()
 
 
 async def test_a_session_that_draws_nothing_steps_to_the_back_of_the_cpu_queue(

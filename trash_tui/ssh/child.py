@@ -41,6 +41,7 @@ import os
 import pty
 import re
 import resource
+import shutil
 import signal
 import struct
 import sys
@@ -101,16 +102,33 @@ class SessionLimits:
 
     CPU_GRACE = 10
 
+    def rlimits(self) -> tuple[tuple[int, int, int], ...]:
+        """The limits as ``(resource, soft, hard)`` triples for ``setrlimit``."""
+        limits: list[tuple[int, int, int]] = []
+        if self.cpu_seconds:
+            limits.append((resource.RLIMIT_CPU, self.cpu_seconds,
+                           self.cpu_seconds + self.CPU_GRACE))
+        if self.memory_bytes:
+            limits.append((resource.RLIMIT_AS, self.memory_bytes, self.memory_bytes))
+        return tuple(limits)
+
+    def command_prefix(self) -> tuple[str, ...]:
+        """util-linux ``prlimit`` with these limits, to put before a command so they hold
+        from its first instruction; () when there are none or no ``prlimit``."""
+        options = {resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as"}
+        limits = self.rlimits()
+        program = shutil.which("prlimit")
+        if not limits or program is None:
+            return ()
+        return (program, *(f"{options[kind]}={soft}:{hard}" for kind, soft, hard in limits),
+                "--")
+
     def apply(self, pid: int) -> None:
         """Set the limits of the running process ``pid`` (best effort: a process that has
         already gone, or a system without ``prlimit``, keeps what it has)."""
         with contextlib.suppress(OSError, ValueError, AttributeError):
-            if self.cpu_seconds:
-                resource.prlimit(pid, resource.RLIMIT_CPU,
-                                 (self.cpu_seconds, self.cpu_seconds + self.CPU_GRACE))
-            if self.memory_bytes:
-                resource.prlimit(pid, resource.RLIMIT_AS,
-                                 (self.memory_bytes, self.memory_bytes))
+            for kind, soft, hard in self.rlimits():
+                resource.prlimit(pid, kind, (soft, hard))
 
 
 def clamp_size(columns: int, rows: int, width: int = 0, height: int = 0
@@ -305,20 +323,25 @@ class PtyChild:
             os.set_blocking(master, False)
             context = fork_context() if tuple(command) == SESSION_COMMAND else None
             process: asyncio.subprocess.Process | ForkedProcess
+            limits = limits or SessionLimits()
+            # The limits hold before any of the session's code runs (set afterwards, a
+            # session would run unlimited for a moment).
             if context is not None:
                 from trash_tui.ssh.session import serve_terminal
 
                 forked = context.Process(target=serve_terminal,
-                                         args=(os.ttyname(slave), dict(env)), daemon=True)
+                                         args=(os.ttyname(slave), dict(env), limits.rlimits()),
+                                         daemon=True)
                 await asyncio.get_running_loop().run_in_executor(None, forked.start)
                 process = ForkedProcess(forked)
                 held = slave  # the child opens the terminal by name: keep it open till then
             else:
+                prefix = limits.command_prefix()
                 process = await asyncio.create_subprocess_exec(
-                    *command, stdin=slave, stdout=slave, stderr=slave, env=dict(env),
-                    start_new_session=True)
-            if limits is not None:
-                limits.apply(process.pid)
+                    *prefix, *command, stdin=slave, stdout=slave, stderr=slave,
+                    env=dict(env), start_new_session=True)
+                if not prefix:  # no prlimit here: as soon as it runs
+                    limits.apply(process.pid)
         except BaseException:
             os.close(master)
             os.close(slave)

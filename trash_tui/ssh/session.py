@@ -23,6 +23,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import resource
 import sys
 import termios
 from pathlib import Path
@@ -50,11 +51,15 @@ def settings_file(players_dir: Path, identity: str) -> Path:
     return players_dir / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.toml"
 
 
-def serve_terminal(tty_path: str, env: dict[str, str]) -> None:
+def serve_terminal(tty_path: str, env: dict[str, str],
+                   limits: tuple[tuple[int, int, int], ...] = ()) -> None:
     """Run the app on the terminal ``tty_path`` with ``env`` as the whole environment: the
     entry point of a session forked from the server's preloaded fork server (see
     ``trash_tui.ssh.child``). Leads a new session, opens the terminal (it becomes the
-    controlling terminal) as stdin, stdout and stderr, then runs ``main``."""
+    controlling terminal) as stdin, stdout and stderr, then runs ``main``. ``limits``, as
+    ``(resource, soft, hard)`` triples, are set first of all."""
+    for kind, soft, hard in limits:
+        resource.setrlimit(kind, (soft, hard))
     os.setsid()
     fd = os.open(tty_path, os.O_RDWR)
     for target in (0, 1, 2):
