@@ -168,7 +168,7 @@ async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
     async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, board):
         notices = ServerNotices.attach(app, app.tables_link)
         assert notices is not None
-        await until(pilot, lambda: board.shared.playing)
+        await until(pilot, lambda: board.shared.playing and bool(board.query("#piles")))
         kept = {name: board.query_one(name).region for name in ("#table", "#piles")}
         notices.on_message({"op": "say", "text": "Restart in \x1b[2Jfive minutes",
                             "seconds": 1})

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import multiprocessing
 import multiprocessing.context
@@ -337,6 +338,8 @@ class PtyChild:
                 held = slave  # the child opens the terminal by name: keep it open till then
             else:
                 prefix = limits.command_prefix()
+                if prefix and shutil.which(command[0]) is None:  # as exec would say it
+                    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command[0])
                 process = await asyncio.create_subprocess_exec(
                     *prefix, *command, stdin=slave, stdout=slave, stderr=slave,
                     env=dict(env), start_new_session=True)
