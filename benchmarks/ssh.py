@@ -104,6 +104,7 @@ import asyncssh
 from trash_tui.engine.match import Match
 from trash_tui.games import TRASH
 from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import HUMAN
 from trash_tui.ssh.config import ServerConfig
@@ -315,7 +316,7 @@ class HumanMoves:
 
     def refresh(self) -> int:
         """Read the database again; the human moves it holds now."""
-        rows = self.history.matches(self.owner, shared=False)
+        rows = self.history.matches.of_player(self.owner, shared=False)
         for row in reversed(rows):  # the oldest first: the latest match is looked at last
             if row.game != TRASH:
                 continue
@@ -326,7 +327,7 @@ class HumanMoves:
                 self._applied[row.id] = 0
             match, humans = self._matches[row.id]
             if row.actions > self._applied[row.id]:
-                for action in self.history.match_actions(row.id)[self._applied[row.id]:]:
+                for action in self.history.matches.match_actions(row.id)[self._applied[row.id]:]:
                     self.count += not match.over and match.to_move in humans
                     self.actions += 1
                     match.apply(action)
@@ -564,7 +565,7 @@ class Player:
         self.stage = "sitting down"
         mark = self.received
         self.press("\r")  # the name is registered once the prompt has closed
-        if await until(lambda: self.history.player_name(self.owner), STAGE_TIMEOUT) is None:
+        if await until(lambda: self.history.players.player_name(self.owner), STAGE_TIMEOUT) is None:
             raise SessionFailed("the name never reached the history database")
         mark = await self.start_match(mark)
         self.stage = "playing"
@@ -596,7 +597,7 @@ class Player:
         raise SessionFailed("no new match in the history database")
 
     def saved_matches(self) -> int:
-        return len(self.history.matches(self.owner))
+        return len(self.history.matches.of_player(self.owner))
 
     def playing(self, moves: int) -> bool:
         if self.pace is not None:
@@ -828,7 +829,7 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
         config = bench_config(Path(folder), sessions)
         echo = io.StringIO()
         server = await start_server(config, echo=echo)
-        history = History(config.history)
+        history = open_history(config.history)
         memory = MemorySample(pages_module=fork_pages() if pages else None)
         sampler = asyncio.ensure_future(sample_apps(server, memory))
         pids: set[int] = set()

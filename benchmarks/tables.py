@@ -76,6 +76,7 @@ import asyncssh
 from trash_tui.engine.deal import IllegalAction
 from trash_tui.history import History, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules, RulesError
 from trash_tui.ssh.session import settings_file
 
@@ -427,15 +428,15 @@ class Table:
         names = {player.name for player in self.players}
 
         def where() -> tuple[int, int, int] | None:  # (match, seat to move, actions)
-            with History(history_path) as history:
-                rows = [row for row in history.matches(self.players[0].identity)
+            with open_history(history_path) as history:
+                rows = [row for row in history.matches.of_player(self.players[0].identity)
                         if set(row.names) == names]
                 if len(rows) != 1:
                     return None
                 row = rows[0]
                 controller = MatchController(Rules.from_dict(row.rules),
                                              make_seats(row.seats, row.seed), row.seed)
-                actions = history.match_actions(row.id)
+                actions = history.matches.match_actions(row.id)
                 controller.replay(actions)
                 if controller.over:
                     return None
@@ -677,7 +678,7 @@ def saved_stock_draws(history: History, row: MatchRow) -> dict[int, list[int]]:
     controller = MatchController(Rules.from_dict(row.rules), make_seats(row.seats, row.seed),
                                  row.seed)
     draws: dict[int, list[int]] = {}
-    for action in history.match_actions(row.id):
+    for action in history.matches.match_actions(row.id):
         deal = controller.match.deal
         count = deal.stock_count if deal is not None else -1
         first = len(controller.match.events)
@@ -695,10 +696,10 @@ def count_saved_draws(history_path: Path, tables: list[Table]) -> SavedCheck:
     seen). So a draw shown but not saved, saved for another seat, or lost with a deal is
     a loss; another seat's draw, or a new deal's stock, is never taken for one."""
     check = SavedCheck()
-    with History(history_path) as history:
+    with open_history(history_path) as history:
         for table in tables:
             names = {player.name for player in table.players}
-            rows = [row for row in history.matches(table.players[0].identity)
+            rows = [row for row in history.matches.of_player(table.players[0].identity)
                     if set(row.names) == names]
             if len(rows) != 1:
                 made = sum(player.draws for player in table.players)
@@ -758,10 +759,10 @@ async def bench(tables_count: int, moves: int, think: float) -> Outcome:
         seated = [0]
         tables = [Table(number, moves, everyone, seated, tables_count * SEATS, think)
                   for number in range(1, tables_count + 1)]
-        with History(server.history) as history:
+        with open_history(server.history) as history:
             for table in tables:
                 for player in table.players:
-                    history.register_player(player.identity, player.name)
+                    history.players.register_player(player.identity, player.name)
         for table in tables:
             for player in table.players:  # animations off: a move shows at once
                 path = settings_file(server.players_dir, player.identity)

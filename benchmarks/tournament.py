@@ -28,7 +28,7 @@ from pathlib import Path
 
 from bots.registry import make_bot
 from bots.runner import play_match
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.play import bot_seed
 from trash_tui.tournament.runner import run_tournament
@@ -50,7 +50,7 @@ def bare_rate(config) -> tuple[float, int]:
 
 def tournament_rate(config, workers: int) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as folder:
-        history = History(Path(folder) / "history.sqlite3")
+        history = open_history(Path(folder) / "history.sqlite3")
         started = time.perf_counter()
         outcome = run_tournament(config, Path(folder) / "run", workers=workers,
                                  history=history)

@@ -31,7 +31,7 @@ from test_ssh_openssh import (
     wait_until,
 )
 
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.session import settings_file
 
 WIDTH, HEIGHT = 80, 24
@@ -66,13 +66,13 @@ class JourneyServer(ServerProcess):
     # --- the history database (the server is another process: its only oracle) ----
     def match_of(self, identity: str) -> int | None:
         """The newest match this key plays at a shared table (its history's), or None."""
-        with History(self.history) as history:
-            rows = history.matches(identity)
+        with open_history(self.history) as history:
+            rows = history.matches.of_player(identity)
         return rows[0].id if rows else None
 
     def saved_actions(self, match_id: int) -> int:
-        with History(self.history) as history:
-            return len(history.match_actions(match_id))
+        with open_history(self.history) as history:
+            return len(history.matches.match_actions(match_id))
 
 
 class Person:
@@ -86,8 +86,8 @@ class Person:
         self.known = known
         self.key, self.identity = make_client_key(self.folder)
         if known:
-            with History(server.history) as history:
-                history.register_player(self.identity, name)
+            with open_history(server.history) as history:
+                history.players.register_player(self.identity, name)
             settings = settings_file(server.players_dir, self.identity)
             settings.parent.mkdir(parents=True, exist_ok=True)
             settings.write_text('[app]\nanimation = "off"\n', encoding="utf-8")

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from trash_tui import history as history_module
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import SHARED_OWNER, History
 from trash_tui.players import board as board_module
+from trash_tui.players import rater as rater_module
 from trash_tui.players import stats as stats_module
-from trash_tui.players.model import Rating
+from trash_tui.players.rating import Rating
 
 ANCHORS = {
     TRASH: {"random": Rating(14.0, 1.0), "easy": Rating(21.0, 0.8),
@@ -28,7 +28,7 @@ def fixed_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every module that reads the anchors gets ``ANCHORS``."""
     from trash_tui.app.players import leaderboard_screen, suggestion
 
-    for module in (history_module, board_module, stats_module, leaderboard_screen,
+    for module in (rater_module, board_module, stats_module, leaderboard_screen,
                    suggestion):
         monkeypatch.setattr(module, "load_anchors", lambda: ANCHORS)
 
@@ -40,12 +40,12 @@ def finish(history: History, owner: str, specs: Sequence[Any], places: Sequence[
     """A match stored and finished with these places (a shared table's when ``players``
     gives its humans' identities; ``leavers`` left it before the end)."""
     names = [f"p{seat}" for seat in range(len(specs))]
-    match_id = history.start_match(owner, rules if rules is not None else {}, list(specs),
-                                   names, 1, game=game)
+    match_id = history.matches.start_match(owner, rules if rules is not None else {},
+                                           list(specs), names, 1, game=game)
     if players:
-        history.add_match_players(match_id, players)
+        history.matches.add_match_players(match_id, players)
     for identity in leavers:
-        history.mark_left(match_id, identity)
+        history.matches.mark_left(match_id, identity)
     winner_seat = list(places).index(1) if 1 in places else None
     if game == NEIGHBOR:
         covered = [10 if p == 1 else 10 - p for p in places]
@@ -54,8 +54,8 @@ def finish(history: History, owner: str, specs: Sequence[Any], places: Sequence[
     else:
         result = {"places": list(places), "sizes": [1] * len(specs), "abandoned": abandoned}
     record = {"first": 0}
-    history.finish_match(match_id, names[winner_seat] if winner_seat is not None else None,
-                         deals, result, record)
+    history.matches.finish_match(match_id, names[winner_seat] if winner_seat is not None else None,
+                                 deals, result, record)
     return match_id
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.engine.actions import parse_action
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.tables.protocol import encode
 from trash_tui.tables.service import TableLimits, TableService
 
@@ -30,8 +30,8 @@ async def running_service(folder: Path, limits: TableLimits = FAST
 
 
 def name_player(folder: Path, identity: str, name: str) -> None:
-    with History(folder / "history.sqlite3") as history:
-        history.register_player(identity, name)
+    with open_history(folder / "history.sqlite3") as history:
+        history.players.register_player(identity, name)
 
 
 class TableClient:

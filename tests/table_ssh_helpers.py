@@ -23,7 +23,7 @@ from ssh_helpers import connect, quiet_player, screen_text, serving
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK
 from trash_tui.engine.narrate import describe_event
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.server import RunningServer
 from trash_tui.tables.table import Table
 
@@ -149,8 +149,8 @@ class Player:
 
 def register(server: RunningServer, player: Player) -> None:
     """The player's name in the server's history database, and animations off."""
-    with History(server.config.history) as history:
-        history.register_player(player.identity, player.name)
+    with open_history(server.config.history) as history:
+        history.players.register_player(player.identity, player.name)
     quiet_player(server.config, player.key)
 
 

@@ -20,7 +20,7 @@ from admin_helpers import admin, admin_ok, chat, seat_two
 from ssh_helpers import connect, serving
 from table_ssh_helpers import play, table_server, wait_until
 
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.server import RunningServer
 
 SLEEPER = (sys.executable, "-c", "import time; time.sleep(30)")  # a session's stand-in app
@@ -87,8 +87,8 @@ async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> Non
         await ann.close()
     log = (tmp_path / "ssh.log").read_text()
     assert "kicked: rude to others" in log
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.shared_tables(["closed"])
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.shared_tables(["closed"])
         assert row["code"] == table.code
 
 
@@ -104,8 +104,8 @@ async def test_bans_by_key_name_and_address_are_refused_before_any_session(
         tmp_path: Path) -> None:
     mallory, eve, carol = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
     async with serving(tmp_path, command=SLEEPER) as server:
-        with History(server.config.history) as history:
-            history.register_player(eve.get_fingerprint("sha256"), "Eve")
+        with open_history(server.config.history) as history:
+            history.players.register_player(eve.get_fingerprint("sha256"), "Eve")
         key = mallory.get_fingerprint("sha256")
         playing = await connect(server, mallory)  # on when the ban comes: kicked with it
         session = await playing.create_process(term_type="xterm", encoding=None)

@@ -15,7 +15,7 @@ from table_helpers import TableClient, ann_hosts, name_player, running_service
 from table_ssh_helpers import ENTER, table_server
 
 from trash_tui.admin import store
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 
 
 async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
@@ -57,7 +57,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         assert "enough reports" in (await bob.wait_for("error"))["message"]
         for client in (ann, bob, cy):
             await client.close()
-    with History(tmp_path / "history.sqlite3") as history:
+    with open_history(tmp_path / "history.sqlite3") as history:
         *_, row = store.reports(history)
     assert (row["reporter"], row["reported"], row["reason"]) == ("key:bob", "key:ann",
                                                                  "spam forged line")

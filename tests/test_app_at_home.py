@@ -9,6 +9,7 @@ from pathlib import Path
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.remote import LocalNameScreen
 from trash_tui.app.trash.board import BoardScreen
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import Settings, load_settings
 
@@ -270,12 +271,11 @@ async def test_item_7_a_dice_game_counts_its_rolls_alike_everywhere(tmp_path: Pa
     from trash_tui.app.screens.history import HistoryScreen
     from trash_tui.cli.players_cmd import stats_lines
     from trash_tui.games import NEIGHBOR
-    from trash_tui.history import History
     from trash_tui.play.saving import start_saved_neighbor_game
     from trash_tui.players.stats import player_stats
     from trash_tui.settings import default_history_path
 
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         game = start_saved_neighbor_game(history, "local", ["human", "smart", "random"], 79,
                                          "Robin")
         while not game.over:
@@ -285,7 +285,7 @@ async def test_item_7_a_dice_game_counts_its_rolls_alike_everywhere(tmp_path: Pa
                 game.step_bot()
         rolls = game.observation().turn
         end_box = standings_lines(game.observation(), game.names)[-1]
-        row = history.get_match(game.match_id)
+        row = history.matches.get_match(game.match_id)
         stats = player_stats(history, "local", NEIGHBOR, "Robin")
     assert row.actions != rolls  # the decisions are more than the rolls: not what is shown
     assert end_box == f"{rolls} rolls in all"
@@ -360,7 +360,6 @@ def test_item_9_the_rating_chart_marks_whole_ratings() -> None:
 
 async def test_item_9_a_match_continued_in_another_window_leaves_this_one_read_only() -> None:
     from trash_tui.app.widgets.footer import TrashFooter
-    from trash_tui.history import History
     from trash_tui.settings import default_history_path
 
     app = create_app(Rules(), ["human", "greedy"], seed=1, animation="off", play_now=True)
@@ -369,8 +368,8 @@ async def test_item_9_a_match_continued_in_another_window_leaves_this_one_read_o
         board = app.screen
         assert isinstance(board, BoardScreen) and board.controller.waiting_for_human
         [saver] = [s for s in board.controller.listeners if hasattr(s, "holder")]
-        with History(default_history_path()) as other:  # "c" in a second terminal
-            other.take_match(saver.match_id)
+        with open_history(default_history_path()) as other:  # "c" in a second terminal
+            other.matches.take_match(saver.match_id)
         moves = len(board.controller.actions)
         await pilot.press("s")  # asked before the move: refused, nothing played unsaved
         await pilot.pause()

@@ -12,8 +12,9 @@ from trash_tui.app.trash.board import BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.engine.stepper import ReplayCursor
-from trash_tui.history import FINISHED, PLAYING, History
+from trash_tui.history import FINISHED, PLAYING
 from trash_tui.play.saving import resume_saved_match, start_saved_match
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 
@@ -46,9 +47,9 @@ async def test_every_action_is_saved_and_continue_resumes_exactly_there() -> Non
         events = list(board.controller.match.events)
         assert not board.controller.over
     # the app is gone (as after a closed terminal); the database has every action
-    with History(default_history_path()) as history:
-        row = history.matches("local", PLAYING)[0]
-        assert history.match_actions(row.id) == played
+    with open_history(default_history_path()) as history:
+        row = history.matches.of_player("local", PLAYING)[0]
+        assert history.matches.match_actions(row.id) == played
         assert row.actions == len(played)
 
     again = create_app(RULES, ["human", "greedy"], seed=99, animation="off")
@@ -65,8 +66,8 @@ async def test_every_action_is_saved_and_continue_resumes_exactly_there() -> Non
         assert board.controller.match.events[:len(events)] == events
         await human_moves(again, pilot, 2)  # and it goes on being saved
         assert len(board.controller.actions) > len(played)
-        with History(default_history_path()) as history:
-            assert history.match_actions(row.id) == board.controller.actions
+        with open_history(default_history_path()) as history:
+            assert history.matches.match_actions(row.id) == board.controller.actions
 
 
 async def test_leaving_the_board_keeps_the_match_for_continue() -> None:
@@ -121,8 +122,8 @@ async def finish_a_match(seed: int) -> int:
 
 async def test_history_lists_finished_matches_and_steps_through_a_replay() -> None:
     match_id = await finish_a_match(31)
-    with History(default_history_path()) as history:
-        row = history.get_match(match_id)
+    with open_history(default_history_path()) as history:
+        row = history.matches.get_match(match_id)
     assert row.status == FINISHED and row.record is not None and row.winner in row.names
     app = create_app(RULES, ["human", "greedy"], seed=1, animation="off")
     async with app.run_test(size=(120, 32)) as pilot:  # wide: every column
@@ -160,7 +161,7 @@ async def test_history_lists_finished_matches_and_steps_through_a_replay() -> No
 
 
 async def test_deleting_a_match_asks_first() -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         start_saved_match(history, "local", RULES, ["greedy", "greedy"], 3)
     app = create_app(RULES, seed=1, animation="off")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -177,19 +178,19 @@ async def test_deleting_a_match_asks_first() -> None:
 
 
 def test_a_match_rebuilt_from_its_saved_actions_is_the_same_match(tmp_path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         live = start_saved_match(history, "local", Rules(start_size=6),
                                  ["greedy", {"name": "normal", "mistakes": 0.2}], 12)
         for _ in range(60):
             live.step_bot()
         assert not live.over
-        row = history.matches("local", PLAYING)[0]
+        row = history.matches.of_player("local", PLAYING)[0]
         resumed = resume_saved_match(history, row)
         assert resumed.match.events == live.match.events
         assert resumed.names == live.names
         while not resumed.over:
             resumed.step_bot()
-        finished = history.get_match(row.id)
+        finished = history.matches.get_match(row.id)
         assert finished.status == FINISHED
         cursor = ReplayCursor(finished.record)
         cursor.seek(cursor.length)
@@ -197,12 +198,12 @@ def test_a_match_rebuilt_from_its_saved_actions_is_the_same_match(tmp_path) -> N
 
 
 def test_a_replay_cursor_goes_back_to_the_same_table() -> None:
-    with History(":memory:") as history:
+    with open_history(":memory:") as history:
         live = start_saved_match(history, "local", Rules(start_size=5), ["greedy", "greedy"],
                                  5)
         while not live.over:
             live.step_bot()
-        cursor = ReplayCursor(history.get_match(live.match_id).record)
+        cursor = ReplayCursor(history.matches.get_match(live.match_id).record)
     assert cursor.length > 40
     cursor.seek(17)
     seen = cursor.match.observation(0)

@@ -17,8 +17,8 @@ from trash_tui.app.screens.history import HistoryScreen
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.trash.replay_screen import ReplayScreen
-from trash_tui.history import History
 from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 
@@ -37,13 +37,13 @@ def control_characters(text: str) -> list[str]:
 
 def put_names(match_id: int, names: list[str]) -> None:
     """Overwrite a saved match's names (and winner) as someone editing the file would."""
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         history.db.execute("UPDATE matches SET names = ?, winner = ? WHERE id = ?",
                            (json.dumps(names), names[0], match_id))
 
 
 def finished_match() -> int:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         match = start_saved_match(history, "local", RULES, ["greedy", "greedy"], 7)
         while not match.over:
             match.step_bot()
@@ -80,7 +80,7 @@ async def test_history_and_replay_show_edited_names_as_plain_text() -> None:
 
 
 async def test_the_dice_game_replay_shows_edited_names_as_plain_text() -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         game = start_saved_neighbor_game(history, "local", ["smart", "random", "smart"], 79)
         while not game.over:
             game.step_bot()
@@ -103,7 +103,7 @@ async def test_the_dice_game_replay_shows_edited_names_as_plain_text() -> None:
 
 async def test_a_continued_match_with_bracketed_names_reaches_its_end_screens() -> None:
     """The end of a deal and the standings list the names: as text, not markup."""
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         match = start_saved_match(history, "local", RULES, ["greedy", "greedy"], 5)
         match.step_bot()
     assert match.match_id is not None

@@ -20,6 +20,7 @@ from trash_tui.play.saving import (
     resume_saved_match,
     start_saved_neighbor_game,
 )
+from trash_tui.players.rater import open_history
 from trash_tui.settings import default_history_path
 
 THREE = ["human", "smart", "random"]
@@ -67,10 +68,10 @@ async def test_every_action_is_saved_and_continue_resumes_the_game_exactly() -> 
         events = list(board.controller.events)
         assert not board.controller.over and len(played) >= 4
     # the app is gone (as after a closed terminal); the database has every action
-    with History(default_history_path()) as history:
-        row = history.matches("local", PLAYING)[0]
+    with open_history(default_history_path()) as history:
+        row = history.matches.of_player("local", PLAYING)[0]
         assert row.game == NEIGHBOR
-        assert history.match_actions(row.id) == played
+        assert history.matches.match_actions(row.id) == played
         assert row.rules == {} and row.seats == THREE
 
     again = create_app(seed=99, animation="off")
@@ -86,15 +87,15 @@ async def test_every_action_is_saved_and_continue_resumes_the_game_exactly() -> 
         assert board.controller.events[:len(events)] == events
         assert board.controller.match_id == row.id
         await human_decisions(pilot, board, 2)
-    with History(default_history_path()) as history:
-        assert history.match_actions(row.id)[:len(played)] == played
-        assert history.get_match(row.id).actions > len(played)
+    with open_history(default_history_path()) as history:
+        assert history.matches.match_actions(row.id)[:len(played)] == played
+        assert history.matches.get_match(row.id).actions > len(played)
 
 
 def test_a_finished_game_keeps_a_record_that_replays_to_the_same_end(tmp_path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         controller = play_out(history, BOTS, 79)
-        row = history.get_match(controller.match_id)
+        row = history.matches.get_match(controller.match_id)
         assert row.status == FINISHED and row.game == NEIGHBOR
         assert row.winner == controller.names[controller.winner]
         assert row.deals == controller.game.turn  # the turns taken
@@ -105,12 +106,12 @@ def test_a_finished_game_keeps_a_record_that_replays_to_the_same_end(tmp_path) -
 
 
 def test_a_game_is_continued_only_as_the_game_it_is(tmp_path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         controller = start_saved_neighbor_game(history, "local", THREE, 10)
         while not controller.waiting_for_human:
             controller.step_bot()
         controller.play(controller.legal()[0])
-        row = history.get_match(controller.match_id)
+        row = history.matches.get_match(controller.match_id)
         try:
             resume_saved_match(history, row)
         except HistoryError as exc:
@@ -135,17 +136,17 @@ def test_a_database_from_before_games_reads_its_matches_as_trash(tmp_path) -> No
                 json.dumps(["You", "Greedy"])))
     db.commit()
     db.close()
-    with History(path) as history:  # the column is added on opening
-        [old] = history.matches("local")
+    with open_history(path) as history:  # the column is added on opening
+        [old] = history.matches.of_player("local")
         assert old.game == TRASH and old.seed == 7
-        new = history.start_match("local", {}, THREE, ["You", "A", "B"], 3, game=NEIGHBOR)
-        assert history.get_match(new).game == NEIGHBOR
-    with History(path) as history:  # and only once
-        assert {row.game for row in history.matches("local")} == {TRASH, NEIGHBOR}
+        new = history.matches.start_match("local", {}, THREE, ["You", "A", "B"], 3, game=NEIGHBOR)
+        assert history.matches.get_match(new).game == NEIGHBOR
+    with open_history(path) as history:  # and only once
+        assert {row.game for row in history.matches.of_player("local")} == {TRASH, NEIGHBOR}
 
 
 async def test_history_lists_the_game_and_replays_a_finished_dice_game() -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         controller = play_out(history, BOTS, 79)
     app = create_app(seed=1, animation="off")
     async with app.run_test(size=(120, 32)) as pilot:  # wide: every column
@@ -171,7 +172,7 @@ async def test_history_lists_the_game_and_replays_a_finished_dice_game() -> None
 async def test_a_narrow_history_keeps_the_essentials_and_says_the_rest_below() -> None:
     """At 80 columns: date, game, players (shortened), result and moves; the line under the
     table has the selected match in full."""
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         long_names = play_out(history, ["smart", "random", "smart", "random", "smart"], 79)
     app = create_app(seed=1, animation="off")
     async with app.run_test(size=(80, 24)) as pilot:

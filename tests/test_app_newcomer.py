@@ -24,9 +24,9 @@ from trash_tui.app.trash.replay_screen import ReplayScreen
 from trash_tui.cli.replay_cmd import shown_once
 from trash_tui.engine.actions import DRAW_DISCARD, WILD_BASE
 from trash_tui.engine.narrate import describe_event
-from trash_tui.history import History
 from trash_tui.play.controller import MatchController, make_seats
 from trash_tui.play.saving import MatchSaver
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 from trash_tui.tournament.config import load_tournament
@@ -158,11 +158,11 @@ async def test_item_4_a_discard_that_fits_nowhere_is_marked_and_d_asks_first() -
 def store_finished_match() -> int:
     """One finished 3-slot match in the history database (the first human plays first
     legal moves); returns its id."""
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         controller = MatchController(Rules(start_size=3),
                                      make_seats(["human", "greedy"], 3), 3)
-        match_id = history.start_match("local", controller.rules.to_dict(),
-                                       ["human", "greedy"], controller.names, 3)
+        match_id = history.matches.start_match("local", controller.rules.to_dict(),
+                                               ["human", "greedy"], controller.names, 3)
         controller.listeners.append(MatchSaver(history, match_id))
         while not controller.over:
             if controller.waiting_for_human:
@@ -397,7 +397,7 @@ async def test_item_7_n_asks_what_becomes_of_the_unfinished_match() -> None:
         await pilot.pause()
         third = app.screen.controller.match_id
         assert third not in (first, second)
-        statuses = {row.id: row.outcome for row in app.history.matches("local")}
+        statuses = {row.id: row.outcome for row in app.history.matches.of_player("local")}
         assert statuses == {first: "unfinished", second: "abandoned", third: "unfinished"}
 
 
@@ -406,7 +406,7 @@ async def test_item_7_the_history_says_which_are_unfinished_or_abandoned() -> No
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         match_id = await leave_an_unfinished_match(app, pilot)
-        app.history.abandon_match(match_id)
+        app.history.matches.abandon_match(match_id)
         await leave_an_unfinished_match(app, pilot)
         await pilot.press("h")
         await pilot.pause()
@@ -420,14 +420,14 @@ async def test_item_7_the_history_says_which_are_unfinished_or_abandoned() -> No
         await pilot.press("enter")  # an abandoned match is stepped through, not continued
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
-        assert app.screen.cursor.length == len(app.history.match_actions(match_id))
+        assert app.screen.cursor.length == len(app.history.matches.match_actions(match_id))
 
 
 # --- item 8: the history's order and its date ----------------------------------------
 async def test_item_8_the_history_shows_the_date_it_is_sorted_by() -> None:
-    with History(default_history_path()) as history:
-        older = history.start_match("local", {}, ["human", "greedy"], ["You", "G"], 1)
-        newer = history.start_match("local", {}, ["human", "greedy"], ["You", "G"], 2)
+    with open_history(default_history_path()) as history:
+        older = history.matches.start_match("local", {}, ["human", "greedy"], ["You", "G"], 1)
+        newer = history.matches.start_match("local", {}, ["human", "greedy"], ["You", "G"], 2)
         history.db.execute("UPDATE matches SET started = ?, updated = ? WHERE id = ?",
                            (1_700_000_000, 1_790_000_000, older))  # started first, played last
         history.db.execute("UPDATE matches SET started = ?, updated = ? WHERE id = ?",

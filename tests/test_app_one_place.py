@@ -9,7 +9,7 @@ from board_helpers import summary_up
 
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.history import PLAYING, History, MatchTaken
+from trash_tui.history import PLAYING, MatchTaken
 from trash_tui.play.neighbor_controller import NeighborController
 from trash_tui.play.saving import (
     resume_saved,
@@ -17,6 +17,7 @@ from trash_tui.play.saving import (
     start_saved_match,
     start_saved_neighbor_game,
 )
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 
@@ -24,19 +25,19 @@ RULES = Rules(start_size=3)
 
 
 def test_only_the_latest_holder_adds_to_a_match(tmp_path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
-        first = history.take_match(history.start_match("local", {}, ["human", "greedy"],
-                                                       ["You", "Greedy"], 1))
-        match_id = history.matches("local")[0].id
-        history.add_action(match_id, 0, 5, 1, first)
-        second = history.take_match(match_id)
+    with open_history(tmp_path / "h.sqlite3") as history:
+        first = history.matches.take_match(history.matches.start_match(
+            "local", {}, ["human", "greedy"], ["You", "Greedy"], 1))
+        match_id = history.matches.of_player("local")[0].id
+        history.matches.add_action(match_id, 0, 5, 1, first)
+        second = history.matches.take_match(match_id)
         with pytest.raises(MatchTaken, match="continued in another session"):
-            history.add_action(match_id, 1, 6, 1, first)
+            history.matches.add_action(match_id, 1, 6, 1, first)
         with pytest.raises(MatchTaken):
-            history.finish_match(match_id, None, 1, {}, {}, first)
-        history.add_action(match_id, 1, 7, 1, second)
-        assert history.match_actions(match_id) == [5, 7]
-        assert history.get_match(match_id).status == PLAYING
+            history.matches.finish_match(match_id, None, 1, {}, {}, first)
+        history.matches.add_action(match_id, 1, 7, 1, second)
+        assert history.matches.match_actions(match_id) == [5, 7]
+        assert history.matches.get_match(match_id).status == PLAYING
 
 
 def play_one(controller) -> None:
@@ -51,23 +52,23 @@ def play_one(controller) -> None:
 def test_the_first_session_stops_saving_once_the_match_is_continued_elsewhere(
         tmp_path, game: str) -> None:
     path = tmp_path / "h.sqlite3"
-    with History(path) as here, History(path) as there:
+    with open_history(path) as here, open_history(path) as there:
         if game == "trash":
             old = start_saved_match(here, "local", RULES, ["human", "greedy"], 4)
         else:
             old = start_saved_neighbor_game(here, "local", ["human", "smart", "random"], 4)
         for _ in range(3):
             play_one(old)
-        row = there.get_match(old.match_id)
+        row = there.matches.get_match(old.match_id)
         new = resume_saved(there, row)  # the player comes back in another session
         assert new.actions == old.actions
         play_one(old)  # the dropped session goes on for a moment: not saved
         [saver] = old.listeners
         assert saver.problem is not None and "another session" in saver.problem
-        assert there.match_actions(row.id) == new.actions
+        assert there.matches.match_actions(row.id) == new.actions
         for _ in range(3):
             play_one(new)
-        assert there.match_actions(row.id) == new.actions  # only the new session's game
+        assert there.matches.match_actions(row.id) == new.actions  # only the new session's game
         assert isinstance(new, NeighborController) == (game != "trash")
 
 
@@ -76,8 +77,8 @@ async def test_the_board_says_it_no_longer_saves_the_match() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         board = next(s for s in app.screen_stack if isinstance(s, BoardScreen))
-        with History(default_history_path()) as elsewhere:
-            resume_saved_match(elsewhere, elsewhere.get_match(board.controller.match_id))
+        with open_history(default_history_path()) as elsewhere:
+            resume_saved_match(elsewhere, elsewhere.matches.get_match(board.controller.match_id))
         for _ in range(200):
             await pilot.pause()
             if board.taken is not None:

@@ -22,6 +22,7 @@ from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import LOCAL_OWNER, History
+from trash_tui.players.rater import open_history
 from trash_tui.presets import PRESETS
 from trash_tui.settings import Settings, default_history_path
 
@@ -46,7 +47,7 @@ def _fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fixed_anchors(monkeypatch)
     # The history's clock: an app that opens says its player was seen "now" (the date on
     # Robin's own line), which must not be the day the test runs.
-    monkeypatch.setattr("trash_tui.history.time", SimpleNamespace(time=lambda: SEEN_NOW))
+    monkeypatch.setattr("trash_tui.history.players.time", SimpleNamespace(time=lambda: SEEN_NOW))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TRASH_TUI_HISTORY", str(tmp_path / "history.sqlite3"))
     monkeypatch.setenv("TZ", "UTC")
@@ -73,9 +74,9 @@ def play_at_home(history: History, owner: str = LOCAL_OWNER) -> None:
 
 def fill_server(history: History) -> None:
     """Twenty-three players at shared tables, Robin (the one looking) below the top 20."""
-    history.register_player(ME, "Robin")
+    history.players.register_player(ME, "Robin")
     for identity, name in PEOPLE:
-        history.register_player(identity, name)
+        history.players.register_player(identity, name)
     for round_ in range(12):
         for index, (identity, _name) in enumerate(PEOPLE):
             rival = PEOPLE[(index + 1 + round_) % len(PEOPLE)][0]
@@ -108,7 +109,7 @@ def open_with(key: str):
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_leaderboard_at_home_beside_the_bots(snap_compare, size: tuple[int, int]) -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         play_at_home(history)
     assert snap_compare(home_app(), terminal_size=size, run_before=open_with("l"))
 
@@ -116,22 +117,22 @@ def test_leaderboard_at_home_beside_the_bots(snap_compare, size: tuple[int, int]
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_leaderboard_over_ssh_marks_your_rank_below_the_top(snap_compare,
                                                             size: tuple[int, int]) -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         fill_server(history)
     assert snap_compare(remote_app(), terminal_size=size, run_before=open_with("l"))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_statistics_with_the_rating_chart(snap_compare, size: tuple[int, int]) -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         play_at_home(history)
     assert snap_compare(home_app(), terminal_size=size, run_before=open_with("p"))
 
 
 async def test_l_and_p_open_the_screens_at_home_and_the_lobby_suggests_a_level() -> None:
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         play_at_home(history)
-        mine = history.rating(LOCAL_OWNER, TRASH)
+        mine = history.players.rating(LOCAL_OWNER, TRASH)
     assert mine is not None
     app = home_app()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -178,9 +179,9 @@ async def until(pilot, check, limit: float = 10.0) -> None:
 
 
 async def test_over_ssh_the_board_is_the_servers_players_by_name(tmp_path: Path) -> None:
-    with History(tmp_path / "history.sqlite3") as history:
+    with open_history(tmp_path / "history.sqlite3") as history:
         fill_server(history)
-        history.register_player("SHA256:evil", "Mal\x1b]0;owned\x07lory")
+        history.players.register_player("SHA256:evil", "Mal\x1b]0;owned\x07lory")
         shared(history, ["human", "human"], [1, 2], {0: "SHA256:evil", 1: ME})
         for _ in range(10):  # an established rating, high on the board
             shared(history, ["human", "hard"], [1, 2], {0: "SHA256:evil"})

@@ -9,7 +9,7 @@ from pathlib import Path
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
 from trash_tui.app.trash.board import BoardScreen
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path, load_settings
 from trash_tui.ssh.child import IDLE_EXIT_STATUS as SERVER_IDLE_STATUS
@@ -34,8 +34,8 @@ async def test_a_new_key_chooses_a_name_that_is_kept_for_the_next_visit(tmp_path
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         assert app.settings.name == "Alice"
-    with History(default_history_path()) as history:
-        assert history.player_name(ALICE) == "Alice"
+    with open_history(default_history_path()) as history:
+        assert history.players.player_name(ALICE) == "Alice"
     settings, problems = load_settings(path)
     assert problems == [] and settings.name == "Alice"
 
@@ -65,9 +65,9 @@ async def test_an_empty_name_is_refused_with_a_reason(tmp_path: Path) -> None:
 
 
 async def test_players_see_only_their_own_matches(tmp_path: Path) -> None:
-    with History(default_history_path()) as history:
-        history.register_player(ALICE, "Alice")
-        history.register_player(BOB, "Bob")
+    with open_history(default_history_path()) as history:
+        history.players.register_player(ALICE, "Alice")
+        history.players.register_player(BOB, "Bob")
     alice = remote_app(ALICE, tmp_path / "a.toml")
     async with alice.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -88,8 +88,8 @@ async def test_players_see_only_their_own_matches(tmp_path: Path) -> None:
 
 
 async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) -> None:
-    with History(default_history_path()) as history:
-        history.register_player(ALICE, "Alice")
+    with open_history(default_history_path()) as history:
+        history.players.register_player(ALICE, "Alice")
     app = remote_app(ALICE, tmp_path / "a.toml", idle_timeout=0.2)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(100):  # the goodbye, drawn (a busy machine may take a while)
@@ -104,8 +104,8 @@ async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) 
 
 
 async def test_the_server_stopping_says_goodbye(tmp_path: Path) -> None:
-    with History(default_history_path()) as history:
-        history.register_player(ALICE, "Alice")
+    with open_history(default_history_path()) as history:
+        history.players.register_player(ALICE, "Alice")
     app = remote_app(ALICE, tmp_path / "a.toml")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -116,8 +116,8 @@ async def test_the_server_stopping_says_goodbye(tmp_path: Path) -> None:
 
 
 async def test_tournaments_are_not_offered_over_ssh(tmp_path: Path) -> None:
-    with History(default_history_path()) as history:
-        history.register_player(ALICE, "Alice")
+    with open_history(default_history_path()) as history:
+        history.players.register_player(ALICE, "Alice")
     app = remote_app(ALICE, tmp_path / "a.toml")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()

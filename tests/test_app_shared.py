@@ -21,6 +21,7 @@ from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.shared.tables_screen import CodeScreen, NewTableScreen, TablesScreen
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.players.rater import open_history
 from trash_tui.settings import Settings
 from trash_tui.tables import service as service_module
 from trash_tui.tables import table as table_module
@@ -223,7 +224,6 @@ async def test_the_history_keeps_a_shared_match_secret_and_refuses_to_delete_it_
     face-down card), Enter goes back to the seat, and delete is refused while it is played
     (a leaver deleting it would make it unrated for everyone)."""
     from trash_tui.app.screens.history import HistoryScreen
-    from trash_tui.history import History
 
     two_players(tmp_path)
     async with running_service(tmp_path) as service:
@@ -254,9 +254,9 @@ async def test_the_history_keeps_a_shared_match_secret_and_refuses_to_delete_it_
             await until(pilot, lambda: "still being played" in str(
                 app.screen.query_one("#history-detail").render()))
             assert app.screen.rows
-    with History(tmp_path / "history.sqlite3") as history:
-        assert len(history.matches("key:ann")) == 1
-        assert len(history.matches("key:bob")) == 1
+    with open_history(tmp_path / "history.sqlite3") as history:
+        assert len(history.matches.of_player("key:ann")) == 1
+        assert len(history.matches.of_player("key:bob")) == 1
 
 
 @pytest.fixture

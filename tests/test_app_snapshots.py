@@ -13,9 +13,9 @@ from board_helpers import summary_up
 from trash_tui.app.app import create_app
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.engine.actions import WILD_BASE
-from trash_tui.history import History
 from trash_tui.play.controller import MatchController, make_seats
 from trash_tui.play.saving import MatchSaver
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import default_history_path
 
@@ -58,11 +58,11 @@ async def play_until(pilot, board: BoardScreen, done, limit: int = 3000) -> None
 
 def store_finished_match() -> None:
     """One finished match in the history database, with fixed times."""
-    with History(default_history_path()) as history:
+    with open_history(default_history_path()) as history:
         seats = make_seats(["human", "greedy"], 3)
         controller = MatchController(Rules(start_size=3), seats, 3)
-        match_id = history.start_match("local", controller.rules.to_dict(),
-                                       ["human", "greedy"], controller.names, 3)
+        match_id = history.matches.start_match("local", controller.rules.to_dict(),
+                                               ["human", "greedy"], controller.names, 3)
         controller.listeners.append(MatchSaver(history, match_id))
         while not controller.over:
             if controller.waiting_for_human:
@@ -206,8 +206,8 @@ def test_ssh_player_chooses_a_name_on_the_first_visit(snap_compare,
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_ssh_player_is_told_the_server_is_stopping(snap_compare,
                                                    size: tuple[int, int]) -> None:
-    with History(default_history_path()) as history:
-        history.register_player("SHA256:snapshot-key", "Robin")
+    with open_history(default_history_path()) as history:
+        history.players.register_player("SHA256:snapshot-key", "Robin")
     app = create_app(Rules(), ["human", "greedy"], seed=7, animation="off",
                      owner="SHA256:snapshot-key", remote=True,
                      settings_path=Path("player.toml"))

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Log, ProgressBar, Static
 
 from trash_tui.app.screens.tournaments import TournamentsScreen
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.schedule import total_games
 
@@ -89,8 +89,8 @@ async def start_and_press(pilot: Pilot, key: str) -> None:
 
 
 def history_runs(tmp_path: Path) -> list:
-    with History(tmp_path / "history.sqlite3") as history:
-        return history.runs()
+    with open_history(tmp_path / "history.sqlite3") as history:
+        return history.tournaments.runs()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])

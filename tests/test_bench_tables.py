@@ -17,9 +17,10 @@ from types import ModuleType, SimpleNamespace
 import pytest
 
 from trash_tui.engine.actions import DRAW_STOCK
-from trash_tui.history import SHARED_OWNER, History
+from trash_tui.history import SHARED_OWNER
 from trash_tui.play.controller import MatchController
 from trash_tui.play.saving import start_saved_match
+from trash_tui.players.rater import open_history
 from trash_tui.presets import PRESETS
 
 NAMES = ["P01a", "P01b", "P01c", "P01d"]
@@ -58,14 +59,14 @@ def saved_table(tmp_path: Path) -> tuple[Path, MatchController, list[SimpleNames
     path = tmp_path / "history.sqlite3"
     players = [SimpleNamespace(name=name, identity=f"key:{name}", draws=0, seen=[])
                for name in NAMES]
-    with History(path) as history:
+    with open_history(path) as history:
         for player in players:
-            history.register_player(player.identity, player.name)
+            history.players.register_player(player.identity, player.name)
         controller = start_saved_match(history, SHARED_OWNER, PRESETS["standard"].rules,
                                        ["human"] * 4, SEED, human_names=NAMES)
-        history.add_match_players(controller.match_id or 0,
-                                  [(seat, player.identity)
-                                   for seat, player in enumerate(players)])
+        history.matches.add_match_players(controller.match_id or 0,
+                                          [(seat, player.identity)
+                                           for seat, player in enumerate(players)])
         play_draws(controller, players, 8)
     return path, controller, players
 

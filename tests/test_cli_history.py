@@ -9,8 +9,8 @@ from pathlib import Path
 
 from test_cli import trash
 
-from trash_tui.history import History
 from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 
 ALICE = "SHA256:alice"
@@ -18,7 +18,7 @@ ALICE = "SHA256:alice"
 
 def fill(path: Path) -> tuple[int, int, int]:
     """A finished dice game, an unfinished match of Trash (local) and one of Alice's."""
-    with History(path) as history:
+    with open_history(path) as history:
         dice = start_saved_neighbor_game(history, "local", ["smart", "random", "smart"], 79)
         while not dice.over:
             dice.step_bot()
@@ -29,7 +29,7 @@ def fill(path: Path) -> tuple[int, int, int]:
             else:
                 cards.step_bot()
         theirs = start_saved_match(history, ALICE, Rules(start_size=3), ["human", "greedy"], 5)
-        history.register_player(ALICE, "Alice")
+        history.players.register_player(ALICE, "Alice")
     assert dice.match_id and cards.match_id and theirs.match_id
     return dice.match_id, cards.match_id, theirs.match_id
 
@@ -108,8 +108,8 @@ def test_player_takes_a_display_name_too(tmp_path: Path) -> None:
     assert "no player 'Alise'" in typo.stderr and "did you mean 'Alice'?" in typo.stderr
     helped = trash("history", "list", "--help", cwd=tmp_path)
     assert "display name" in " ".join(helped.stdout.split())
-    with History(db) as history:
-        history.register_player("SHA256:another", "Alice")
+    with open_history(db) as history:
+        history.players.register_player("SHA256:another", "Alice")
     twice = trash("history", "list", "--player", "Alice", "--history", str(db), cwd=tmp_path)
     assert twice.returncode == 2 and twice.stderr.count("\n") == 1
     assert "2 SSH players are called 'Alice': give one's identity" in twice.stderr
@@ -127,8 +127,8 @@ def test_an_id_too_large_for_the_database_is_no_such_match(tmp_path: Path) -> No
 def test_names_from_the_database_are_printed_escaped(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     dice, _, _ = fill(db)
-    with History(db) as history:
-        history.register_player("SHA256:\x1b[2J", "Eve\x1b]0;owned\x07")
+    with open_history(db) as history:
+        history.players.register_player("SHA256:\x1b[2J", "Eve\x1b]0;owned\x07")
         history.db.execute("UPDATE matches SET names = ?, winner = ? WHERE id = ?",
                            (json.dumps(["Ann\u202e", "Bob\nforged", "Cy"]), "Ann\u202e", dice))
     listed = trash("history", "list", "--history", str(db), cwd=tmp_path)
@@ -144,7 +144,7 @@ def test_names_from_the_database_are_printed_escaped(tmp_path: Path) -> None:
 def test_a_damaged_row_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     dice, _, _ = fill(db)
-    with History(db) as history:
+    with open_history(db) as history:
         history.db.execute("UPDATE matches SET names = '[1' WHERE id = ?", (dice,))
     for args in (["list"], ["export", str(dice)]):
         result = trash("history", *args, "--history", str(db), cwd=tmp_path)

@@ -12,16 +12,17 @@ from players_helpers import finish, shared
 from test_cli import assert_one_line_error, trash
 
 from trash_tui.games import TRASH
-from trash_tui.history import LOCAL_OWNER, History
+from trash_tui.history import LOCAL_OWNER
+from trash_tui.players.rater import open_history
 
 ALICE, BOB = "SHA256:alice", "SHA256:bob"
 
 
 def fill(path: Path) -> None:
     """Alice and Bob at shared tables and against the bots; the local player at home."""
-    with History(path) as history:
-        history.register_player(ALICE, "Alice")
-        history.register_player(BOB, "Bob\x1b[2J")
+    with open_history(path) as history:
+        history.players.register_player(ALICE, "Alice")
+        history.players.register_player(BOB, "Bob\x1b[2J")
         for places in ([1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3]):
             shared(history, ["human", "human", "normal"], places, {0: ALICE, 1: BOB})
         finish(history, ALICE, ["human", "easy"], [1, 2])
@@ -34,8 +35,8 @@ def test_the_leaderboard_ranks_the_players_by_name(tmp_path: Path) -> None:
     done = trash("players", "leaderboard", "--json", "--history", str(db), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     board = json.loads(done.stdout)
-    with History(db) as history:
-        alice, bob = history.rating(ALICE, TRASH), history.rating(BOB, TRASH)
+    with open_history(db) as history:
+        alice, bob = history.players.rating(ALICE, TRASH), history.players.rating(BOB, TRASH)
     assert alice is not None and bob is not None
     names = [entry["name"] for entry in board["entries"]]
     assert names[:2] == ["Alice", "Bob[2J"]  # Alice won more; the escape character is gone
@@ -78,8 +79,8 @@ def test_rebuild_keeps_the_ratings(tmp_path: Path) -> None:
 def test_bad_players_and_options_are_one_line_errors(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     fill(db)
-    with History(db) as history:
-        history.register_player("SHA256:other", "Alice")
+    with open_history(db) as history:
+        history.players.register_player("SHA256:other", "Alice")
     for args, words in ((["stats", "Nobody"], "no player 'Nobody'"),
                         (["stats", "Alice"], "2 SSH players are called 'Alice'"),
                         (["leaderboard", "--game", "poker"], "poker"),
@@ -112,7 +113,7 @@ def test_a_dropped_ratings_table_is_rebuilt_from_the_kept_results(tmp_path: Path
     fill(db)
     before = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
                               cwd=tmp_path).stdout)
-    with History(db) as history:
+    with open_history(db) as history:
         history.db.execute("DROP TABLE ratings")
     after = json.loads(trash("players", "leaderboard", "--json", "--history", str(db),
                              cwd=tmp_path).stdout)
@@ -121,8 +122,8 @@ def test_a_dropped_ratings_table_is_rebuilt_from_the_kept_results(tmp_path: Path
 
 def test_one_match_is_one_match(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
-    with History(db) as history:
-        history.register_player(ALICE, "Alice")
+    with open_history(db) as history:
+        history.players.register_player(ALICE, "Alice")
         shared(history, ["human", "human", "normal"], [1, 2, 3], {0: ALICE, 1: BOB})
     text = trash("players", "stats", "Alice", "--history", str(db), cwd=tmp_path)
     assert "at 3+ players (1 match)" in text.stdout

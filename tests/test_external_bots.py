@@ -28,7 +28,7 @@ from bots.runner import BotFailure, play_deal, play_match
 from trash_tui.engine.match import Match
 from trash_tui.engine.observation import observation_from_dict
 from trash_tui.engine.record import match_record
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.presets import PRESETS
 from trash_tui.rules import Rules
 from trash_tui.tournament.config import (
@@ -496,7 +496,7 @@ restart = "per-match"
 
 def run(config_path: Path, out: Path, workers: int) -> dict[str, Any]:
     config = load_tournament(config_path)
-    with History(out.parent / f"{out.name}.sqlite3") as history:
+    with open_history(out.parent / f"{out.name}.sqlite3") as history:
         outcome = run_tournament(config, out, workers=workers, history=history)
     results = compute_results(config, outcome.games, outcome.status, outcome.planned,
                               outcome.sprt)

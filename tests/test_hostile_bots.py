@@ -30,7 +30,7 @@ from bots.process import BotLog
 from bots.registry import make_bot
 from bots.runner import BotFailure, play_match
 from bots.sandbox import is_dumpable, problem
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.runner import run_tournament
@@ -295,7 +295,7 @@ def test_a_tournament_of_hostile_bots_in_the_sandbox(folder: Path, tmp_path: Pat
     assert len(config.sandboxed) == 6
     (folder / "history.db").unlink()
     shutil.rmtree(folder / "out")
-    with History(folder / "history.db") as history:
+    with open_history(folder / "history.db") as history:
         outcome = run_tournament(config, folder / "out", history=history)
     assert outcome.status == "finished"
     assert len(outcome.games) == 21

@@ -17,9 +17,9 @@ LAYERS = {
               "trash_tui.games", "trash_tui.rules_file", "trash_tui.text", "trash_tui.toml_file"),
     "engine": ("trash_tui.engine", "trash_tui.neighbor"),
     "bots": ("bots",),
-    # the rating model and the bot levels' anchors sit with the database that rates a match
-    # in the transaction that finishes it (docs/ARCHITECTURE.md, storage)
-    "storage": ("trash_tui.history", "trash_tui.players.model", "trash_tui.players.anchors"),
+    # the history database and the rating as a value it keeps; the rating model and the
+    # anchors are above it and handed to it (trash_tui/players/rater.py)
+    "storage": ("trash_tui.history", "trash_tui.players.rating"),
     "tournaments": ("trash_tui.simulate", "trash_tui.stats", "trash_tui.tournament"),
 }
 ORDER = ("rules", "engine", "bots", "storage", "tournaments", "top")
@@ -74,6 +74,16 @@ def layer_of(name: str) -> str:
 def import_graph() -> dict[str, set[str]]:
     known = module_names()
     return {name: runtime_imports(name, path, known) for name, path in known.items()}
+
+
+def test_the_storage_layer_does_not_import_the_rating_model() -> None:
+    """Issue 30: the history keeps ratings; the model that computes them (openskill, the
+    anchors) is passed in from above."""
+    graph = import_graph()
+    storage = [name for name in graph if layer_of(name) == "storage"]
+    model = ("trash_tui.players.model", "trash_tui.players.anchors", "trash_tui.players.rater")
+    assert storage and not [(name, imported) for name in storage for imported in graph[name]
+                            if imported in model]
 
 
 def test_nothing_below_imports_from_above() -> None:

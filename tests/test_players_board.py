@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from players_helpers import finish, fixed_anchors
 
-from trash_tui.history import LOCAL_OWNER, History
+from trash_tui.history import LOCAL_OWNER
 from trash_tui.players.board import RANKING, leaderboard
+from trash_tui.players.rater import open_history
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +19,7 @@ def _anchors(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_provisional_player_is_ranked_by_rating_among_the_bots(tmp_path: Path) -> None:
-    with History(tmp_path / "history.sqlite3") as history:
+    with open_history(tmp_path / "history.sqlite3") as history:
         for _ in range(3):
             finish(history, LOCAL_OWNER, ["human", "random"], [1, 2])
         board = leaderboard(history, "trash", LOCAL_OWNER, bots=True, your_name="Robin")
@@ -28,8 +29,38 @@ def test_a_provisional_player_is_ranked_by_rating_among_the_bots(tmp_path: Path)
     assert names.index("Robin") < names.index("random (bot)")
     shown = [entry.rating.shown for entry in board.entries]
     assert shown == sorted(shown, reverse=True)  # read top to bottom: highest first
-    assert [entry.rank for entry in board.entries] == list(range(1, len(names) + 1))
+    ranks = [entry.rank for entry in board.entries]
+    for position, entry in enumerate(board.entries):  # 1, 2, 3, 3, 5: ties share a rank
+        tied = position and entry.rating == board.entries[position - 1].rating
+        assert entry.rank == (ranks[position - 1] if tied else position + 1)
     assert "provisional" in RANKING and "ranked by that rating" in RANKING
+
+
+def test_bot_levels_with_one_anchor_are_shown_tied_and_the_first_listed_is_proposed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: levels no measurement separates share an anchor; the leaderboard gives
+    them one rank, lists the first of anchors.json's tied levels first, and that one is
+    the level proposed (never ``expert`` as if it were harder)."""
+    from trash_tui.players import board as board_module
+    from trash_tui.players.model import as_strong, nearest_level
+    from trash_tui.players.rating import Rating
+
+    top = Rating(31.0, 1.0)
+    anchors = {"trash": {"random": Rating(14.0, 1.0), "expert": top, "counter": top,
+                         "greedy": top, "hard": top, "normal": Rating(27.0, 1.0)}}
+    monkeypatch.setattr(board_module, "load_anchors", lambda: anchors)
+    monkeypatch.setattr(board_module, "tied_levels",
+                        lambda game: ("greedy", "hard", "expert", "counter"))
+    with open_history(tmp_path / "history.sqlite3") as history:
+        board = leaderboard(history, "trash", None, bots=True, players=False)
+    lines = [(entry.rank, entry.bot) for entry in board.entries]
+    assert lines == [(1, "greedy"), (1, "hard"), (1, "expert"), (1, "counter"),
+                     (5, "normal"), (6, "random")]
+    prefer = ("greedy", "hard", "expert", "counter")
+    assert nearest_level(Rating(40.0), anchors["trash"], prefer=prefer) == "greedy"
+    assert nearest_level(Rating(40.0), anchors["trash"], {"expert", "counter"},
+                         prefer) == "expert"
+    assert sorted(as_strong("greedy", anchors["trash"])) == ["counter", "expert", "hard"]
 
 
 def test_an_own_bot_given_as_text_counts_as_own_bots() -> None:
@@ -42,3 +73,27 @@ def test_an_own_bot_given_as_text_counts_as_own_bots() -> None:
     assert opponents_label(["human", {"name": "normal", "mistakes": 0.1}], 0) == "own bots"
     assert opponents_label(["human", "normal", "normal"], 0) == "normal"
     assert opponents_label(["human", "smart", "random"], 0) == "mixed bots"
+
+
+def test_the_lobby_names_tied_levels_together_as_one_strength(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: a player near the top is proposed the tied levels as one strength, the
+    first listed first; a level with an anchor of its own is named alone."""
+    from trash_tui.app.players import suggestion
+    from trash_tui.players.rating import Rating
+
+    top = Rating(31.0, 1.0)
+    anchors = {"trash": {"random": Rating(14.0, 1.0), "expert": top, "counter": top,
+                         "greedy": top, "hard": top, "normal": Rating(27.0, 1.0)}}
+    monkeypatch.setattr(suggestion, "load_anchors", lambda: anchors)
+    monkeypatch.setattr(suggestion, "tied_levels",
+                        lambda game: ("greedy", "hard", "expert", "counter"))
+    with open_history(tmp_path / "history.sqlite3") as history:
+        for _ in range(12):
+            finish(history, LOCAL_OWNER, ["human", "hard"], [1, 2])
+        text = suggestion.suggestion_text(history, LOCAL_OWNER, "trash",
+                                          ["random", "normal", "hard", "expert", "greedy"])
+        assert text.endswith(f"nearest bots greedy = hard = expert ({top.shown})")
+        assert len(text) <= 76  # one line of the lobby's form at 80 columns
+        alone = suggestion.suggestion_text(history, LOCAL_OWNER, "trash", ["random", "normal"])
+        assert alone.endswith(f"nearest bot normal ({anchors['trash']['normal'].shown})")

@@ -19,6 +19,7 @@ from trash_tui.app.screens.history import HistoryScreen
 from trash_tui.games import TRASH
 from trash_tui.history import PLAYING, SHARED_OWNER, History, MatchInPlay
 from trash_tui.players.model import final_places
+from trash_tui.players.rater import open_history
 from trash_tui.players.stats import player_stats
 from trash_tui.rules import Rules
 
@@ -58,8 +59,8 @@ async def test_a_player_whose_connection_dropped_and_who_is_not_back_is_last(
         await bob.wait_for("notice", lambda m: "lost the connection" in m["text"])
         await play_out([bob])
         await asyncio.sleep(0.1)
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.matches("key:ann")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:ann")
         seats = rated(history, row.id)
         assert seats[0] == {"rank": 3, "player": "key:ann"}
         stats = player_stats(history, "key:ann", TRASH, "Ann")
@@ -77,8 +78,8 @@ async def test_a_player_who_reconnects_to_the_seat_is_not_a_leaver(tmp_path: Pat
         last = await play_out([ann, bob])
         places = last["state"]["result"]["places"]
         await asyncio.sleep(0.1)
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.matches("key:bob")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:bob")
         assert rated(history, row.id)[1] == {"rank": places[1], "player": "key:bob"}
 
 
@@ -92,8 +93,8 @@ async def test_players_still_away_after_a_server_restart_are_leavers_until_back(
         await ann.send({"op": "join", "table": table.id})
         await play_out([ann])
         await asyncio.sleep(0.1)
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.matches("key:bob")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:bob")
         seats = rated(history, row.id)
         assert seats[1] == {"rank": 3, "player": "key:bob"}
         assert seats[0]["rank"] in (1, 2)
@@ -104,7 +105,7 @@ def test_several_leavers_tie_for_last_place_in_the_rating_and_the_statistics(
     assert final_places([1, 2, 3, 4], {0, 3}) == [3, 1, 2, 3]
     assert final_places([2, 1, 3, 4], set()) == [2, 1, 3, 4]
     people = ["ann", "bob", "cat", "dan"]
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         # the stand-ins did best for the two who left: they still tie, last
         match_id = finish(history, SHARED_OWNER, ["human"] * 4, [1, 4, 2, 3],
                           players=list(enumerate(people)), leavers=["ann", "cat"])
@@ -114,23 +115,23 @@ def test_several_leavers_tie_for_last_place_in_the_rating_and_the_statistics(
             stats = player_stats(history, identity, TRASH, identity)
             assert stats.mean_place == ranks[identity]  # the same places, one rule
             assert stats.overall.wins == (ranks[identity] == 1)
-        before = {p: history.rating(p, TRASH) for p in people}
+        before = {p: history.players.rating(p, TRASH) for p in people}
         assert history.rebuild_ratings() == 1
-        assert {p: history.rating(p, TRASH) for p in people} == before
+        assert {p: history.players.rating(p, TRASH) for p in people} == before
 
 
 def test_a_shared_match_in_play_cannot_be_deleted_from_a_history(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
-        match_id = history.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
-        history.add_match_players(match_id, [(0, "ann"), (1, "bob")])
+    with open_history(tmp_path / "h.sqlite3") as history:
+        match_id = history.matches.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
+        history.matches.add_match_players(match_id, [(0, "ann"), (1, "bob")])
         with pytest.raises(MatchInPlay, match="still being played") as refused:
-            history.forget_match_player(match_id, "ann")
+            history.matches.forget_match_player(match_id, "ann")
         assert "\n" not in str(refused.value)
-        history.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
+        history.matches.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
         assert [s["player"] for s in rated(history, match_id)] == ["ann", "bob"]  # rated
-        history.forget_match_player(match_id, "ann")  # over: it may go now
-        assert history.matches("ann") == [] and len(history.matches("bob")) == 1
-        assert history.rating("ann", TRASH) is not None
+        history.matches.forget_match_player(match_id, "ann")  # over: it may go now
+        assert history.matches.of_player("ann") == [] and len(history.matches.of_player("bob")) == 1
+        assert history.players.rating("ann", TRASH) is not None
 
 
 class _HistoryApp(App[None]):
@@ -144,9 +145,9 @@ class _HistoryApp(App[None]):
 
 async def test_the_history_screen_says_why_a_shared_match_in_play_is_not_deleted(
         tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
-        match_id = history.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
-        history.add_match_players(match_id, [(0, "ann"), (1, "bob")])
+    with open_history(tmp_path / "h.sqlite3") as history:
+        match_id = history.matches.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
+        history.matches.add_match_players(match_id, [(0, "ann"), (1, "bob")])
         app = _HistoryApp(history)
         async with app.run_test(size=(100, 32)) as pilot:
             await pilot.pause()
@@ -156,4 +157,4 @@ async def test_the_history_screen_says_why_a_shared_match_in_play_is_not_deleted
             detail = str(app.screen.query_one("#history-detail").render())
             assert "still being played" in detail and "once it is over" in detail
             assert app.screen.query_one("DataTable").row_count == 1
-        assert [row.status for row in history.matches("ann")] == [PLAYING]
+        assert [row.status for row in history.matches.of_player("ann")] == [PLAYING]

@@ -16,7 +16,8 @@ from table_helpers import TableClient, name_player, play_out, running_service
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import FINISHED, LOCAL_OWNER, History
 from trash_tui.play.saving import start_saved_match, start_saved_neighbor_game
-from trash_tui.players.model import DEFAULT_MU
+from trash_tui.players.rater import open_history
+from trash_tui.players.rating import DEFAULT_MU
 from trash_tui.rules import Rules
 
 
@@ -33,7 +34,7 @@ def rated(history: History, match_id: int) -> list[dict]:
 
 
 def test_a_match_and_a_dice_game_at_home_are_rated_as_they_finish(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         cards = start_saved_match(history, LOCAL_OWNER, Rules(start_size=3),
                                   ["human", "normal"], 11)
         while not cards.over:
@@ -44,7 +45,7 @@ def test_a_match_and_a_dice_game_at_home_are_rated_as_they_finish(tmp_path: Path
         assert cards.match_id is not None
         places = cards.match.result.places
         assert [seat["rank"] for seat in rated(history, cards.match_id)] == list(places)
-        mine = history.rating(LOCAL_OWNER, TRASH)
+        mine = history.players.rating(LOCAL_OWNER, TRASH)
         assert mine is not None and mine.matches == 1
         assert (mine.rating.mu > DEFAULT_MU) == (places[0] == 1)
         dice = start_saved_neighbor_game(history, LOCAL_OWNER, ["human", "smart", "random"],
@@ -55,7 +56,7 @@ def test_a_match_and_a_dice_game_at_home_are_rated_as_they_finish(tmp_path: Path
             else:
                 dice.step_bot()
         assert dice.match_id is not None and rated(history, dice.match_id)
-        assert history.rating(LOCAL_OWNER, NEIGHBOR) is not None
+        assert history.players.rating(LOCAL_OWNER, NEIGHBOR) is not None
 
 
 TABLE = {"name": "Rated", "preset": "standard", "seats": ["human", "human", "normal"],
@@ -74,14 +75,14 @@ async def test_a_shared_table_rates_both_players_by_the_result(tmp_path: Path) -
         await bob.send({"op": "join", "code": created["code"]})
         last = await play_out([ann, bob])
         places = last["state"]["result"]["places"]
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.matches("key:ann")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:ann")
         seats = rated(history, row.id)
         assert seats[0] == {"rank": places[0], "player": "key:ann"}
         assert seats[1] == {"rank": places[1], "player": "key:bob"}
         assert seats[2] == {"rank": places[2], "bot": "normal"}
         for identity in ("key:ann", "key:bob"):
-            rating = history.rating(identity, TRASH)
+            rating = history.players.rating(identity, TRASH)
             assert rating is not None and rating.matches == 1
 
 
@@ -100,11 +101,11 @@ async def test_leaving_a_shared_table_during_the_match_is_last_place(tmp_path: P
         await ann.wait_for("left")
         await play_out([bob])  # the stand-in plays Ann's seat to the end
         await asyncio.sleep(0.1)
-    with History(tmp_path / "history.sqlite3") as history:
-        [row] = history.matches("key:ann")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:ann")
         assert row.status == FINISHED
         seats = rated(history, row.id)
         assert seats[0] == {"rank": 3, "player": "key:ann"}  # below Bob and the bot
         assert {seats[1]["rank"], seats[2]["rank"]} <= {1, 2}
-        ann_rating = history.rating("key:ann", TRASH)
+        ann_rating = history.players.rating("key:ann", TRASH)
         assert ann_rating is not None and ann_rating.rating.mu < DEFAULT_MU

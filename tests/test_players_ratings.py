@@ -17,17 +17,15 @@ from players_helpers import ANCHORS, finish, fixed_anchors, shared
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.history import LOCAL_OWNER, History
 from trash_tui.players.model import (
-    DEFAULT_MU,
-    DEFAULT_SIGMA,
     RatedSeat,
-    Rating,
     nearest_level,
     rate,
     rated_seats,
     result_places,
-    shown_rating,
     wilson_interval,
 )
+from trash_tui.players.rater import open_history
+from trash_tui.players.rating import DEFAULT_MU, DEFAULT_SIGMA, Rating, shown_rating
 
 BOTS = ANCHORS[TRASH]
 
@@ -92,32 +90,32 @@ def test_which_matches_are_rated() -> None:
 
 
 def test_finished_matches_move_the_rating_and_abandoned_ones_do_not(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         finish(history, LOCAL_OWNER, ["human", "normal"], [1, 2])
-        first = history.rating(LOCAL_OWNER, TRASH)
+        first = history.players.rating(LOCAL_OWNER, TRASH)
         assert first is not None and first.matches == 1 and first.rating.mu > DEFAULT_MU
-        given_up = history.start_match(LOCAL_OWNER, {}, ["human", "hard"], ["a", "b"], 2)
-        history.abandon_match(given_up)
+        given_up = history.matches.start_match(LOCAL_OWNER, {}, ["human", "hard"], ["a", "b"], 2)
+        history.matches.abandon_match(given_up)
         finish(history, LOCAL_OWNER, ["human", "human", "easy"], [1, 2, 3])  # hot seat
-        assert history.rating(LOCAL_OWNER, TRASH) == first
+        assert history.players.rating(LOCAL_OWNER, TRASH) == first
         assert shown_rating(first.rating, first.matches).endswith("?")  # provisional
 
 
 def test_leaving_a_shared_table_is_a_loss_and_coming_back_is_not(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         shared(history, ["human", "human"], [1, 2], {0: "ann", 1: "bob"}, leavers=["ann"])
-        ann, bob = history.rating("ann", TRASH), history.rating("bob", TRASH)
+        ann, bob = history.players.rating("ann", TRASH), history.players.rating("bob", TRASH)
         assert ann is not None and bob is not None and ann.rating.mu < bob.rating.mu
-        match_id = history.start_match("shared", {}, ["human", "human"], ["a", "b"], 3)
-        history.add_match_players(match_id, [(0, "cat"), (1, "dan")])
-        history.mark_left(match_id, "cat")
-        history.mark_left(match_id, "cat", left=False)  # back before the end
-        history.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
-        history.mark_left(match_id, "cat")  # after the end: changes nothing
-        cat, dan = history.rating("cat", TRASH), history.rating("dan", TRASH)
+        match_id = history.matches.start_match("shared", {}, ["human", "human"], ["a", "b"], 3)
+        history.matches.add_match_players(match_id, [(0, "cat"), (1, "dan")])
+        history.matches.mark_left(match_id, "cat")
+        history.matches.mark_left(match_id, "cat", left=False)  # back before the end
+        history.matches.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
+        history.matches.mark_left(match_id, "cat")  # after the end: changes nothing
+        cat, dan = history.players.rating("cat", TRASH), history.players.rating("dan", TRASH)
         assert cat is not None and dan is not None and cat.rating.mu > dan.rating.mu
         assert history.rebuild_ratings() == 2
-        assert history.rating("cat", TRASH) == cat
+        assert history.players.rating("cat", TRASH) == cat
 
 
 def ratings_table(history: History) -> list[tuple]:
@@ -134,7 +132,7 @@ def test_a_rebuild_gives_exactly_the_ratings_kept_match_by_match(tmp_path: Path)
     rng = random.Random(17)
     people = ["ann", "bob", "cat", "dan", "eve"]
     levels = sorted(BOTS)
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         for _ in range(300):
             game = rng.choice([TRASH, TRASH, NEIGHBOR])
             bots = levels if game == TRASH else sorted(ANCHORS[NEIGHBOR])
@@ -155,12 +153,12 @@ def test_a_rebuild_gives_exactly_the_ratings_kept_match_by_match(tmp_path: Path)
                 shared(history, specs, places, dict(enumerate(humans)), game=game,
                        leavers=leavers)
             else:  # given up at home: never rated
-                match_id = history.start_match(rng.choice(people), {}, ["human", "easy"],
-                                               ["a", "b"], 1)
-                history.abandon_match(match_id)
+                match_id = history.matches.start_match(rng.choice(people), {}, ["human", "easy"],
+                                                       ["a", "b"], 1)
+                history.matches.abandon_match(match_id)
             if rng.random() < 0.05:  # a deleted match still counts for the rating
                 last = history.db.execute("SELECT MAX(id) FROM matches").fetchone()[0]
-                history.delete_match(last)
+                history.matches.delete_match(last)
         kept, kept_changes = ratings_table(history), changes_table(history)
         rated = history.db.execute("SELECT COUNT(*) FROM rated_matches").fetchone()[0]
         assert rated > 200 and len(kept) >= 8
@@ -171,7 +169,7 @@ def test_a_rebuild_gives_exactly_the_ratings_kept_match_by_match(tmp_path: Path)
 
 def test_an_old_database_gets_its_finished_matches_rated_when_opened(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    with History(path) as history:
+    with open_history(path) as history:
         for places in ([1, 2], [2, 1], [1, 2]):
             finish(history, LOCAL_OWNER, ["human", "easy"], places)
         kept = ratings_table(history)
@@ -180,8 +178,8 @@ def test_an_old_database_gets_its_finished_matches_rated_when_opened(tmp_path: P
         db.execute(f"DROP TABLE {table}")
     db.commit()
     db.close()
-    with History(path) as history:
-        again = history.rating(LOCAL_OWNER, TRASH)
+    with open_history(path) as history:
+        again = history.players.rating(LOCAL_OWNER, TRASH)
         assert again is not None and again.matches == 3
         assert [row[:5] for row in ratings_table(history)] == [row[:5] for row in kept]
 

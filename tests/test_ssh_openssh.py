@@ -25,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from trash_tui.history import History, MatchRow
+from trash_tui.history import MatchRow
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.session import settings_file
 
 pytestmark = pytest.mark.skipif(
@@ -226,9 +227,9 @@ def ssh_command(key: Path, known_hosts: Path, port: int, status: Path, errors: P
 
 
 def latest_match(history_path: Path, owner: str) -> MatchRow | None:
-    history = History(history_path)
+    history = open_history(history_path)
     try:
-        rows = history.matches(owner)
+        rows = history.matches.of_player(owner)
     finally:
         history.close()
     return rows[0] if rows else None

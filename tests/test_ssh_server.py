@@ -32,6 +32,7 @@ from ssh_helpers import (
 
 from trash_tui.cli.serve_cmd import serve_group
 from trash_tui.history import PLAYING, History
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, hash_password, load_or_create_host_key
 from trash_tui.ssh.config import ServeError, ServerConfig, load_server_config
 from trash_tui.ssh.limits import RateLimiter, SessionSlots, client_key
@@ -65,7 +66,7 @@ async def play_until(term: Terminal, history: History, owner: str, done, timeout
     deadline = loop.time() + timeout
     step = 0
     while True:
-        rows = history.matches(owner)
+        rows = history.matches.of_player(owner)
         if rows and done(rows[0]):
             return
         assert loop.time() < deadline, f"the match did not get there: {rows[:1]}"
@@ -98,12 +99,12 @@ async def test_a_session_plays_a_deal_into_the_players_history_and_resizes(tmp_p
             assert server.session_count == 1
             assert server.sessions[0].player == owner
             await term.press("n")
-            history = History(server.config.history)
-            await eventually(lambda: history.matches(owner), 10)
+            history = open_history(server.config.history)
+            await eventually(lambda: history.matches.of_player(owner), 10)
             await play_until(term, history, owner, lambda row: row.deals >= 2)
-            row = history.matches(owner)[0]
+            row = history.matches.of_player(owner)[0]
             assert row.status == PLAYING and row.actions >= 4
-            assert len(history.match_actions(row.id)) == row.actions  # every action saved
+            assert len(history.matches.match_actions(row.id)) == row.actions  # every action saved
             history.close()
 
             mark = len(term.output)
@@ -133,13 +134,13 @@ async def test_a_dropped_connection_ends_its_app_and_the_match_continues(tmp_pat
         key = new_key()
         owner = key.get_fingerprint("sha256")
         quiet_player(server.config, key)
-        history = History(server.config.history)
+        history = open_history(server.config.history)
         conn = await connect(server, key)
         term = await Terminal.open(conn)
         await sit_down(term)
         await term.press("n")
         await play_until(term, history, owner, lambda row: row.actions >= 3)
-        [row] = history.matches(owner)
+        [row] = history.matches.of_player(owner)
         pid = server.sessions[0].pid
         assert pid is not None and not process_gone(pid)
 
@@ -152,10 +153,10 @@ async def test_a_dropped_connection_ends_its_app_and_the_match_continues(tmp_pat
         async with await connect(server, key) as conn:
             term = await Terminal.open(conn)
             await term.read_until("Continue")
-            before = history.matches(owner)[0].actions
+            before = history.matches.of_player(owner)[0].actions
             await term.press("c", pause=0.5)
             await play_until(term, history, owner, lambda again: again.actions > before + 2)
-            assert [match.id for match in history.matches(owner)] == [row.id]
+            assert [match.id for match in history.matches.of_player(owner)] == [row.id]
         history.close()
 
 

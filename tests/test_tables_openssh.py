@@ -29,7 +29,7 @@ from test_ssh_openssh import (
     wait_until,
 )
 
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.session import settings_file
 
 pytestmark = pytest.mark.skipif(
@@ -49,8 +49,8 @@ class SshPlayer:
         self.folder = folder
         self.name = name
         self.key, self.identity = make_client_key(folder)
-        with History(server.history) as history:
-            history.register_player(self.identity, name)
+        with open_history(server.history) as history:
+            history.players.register_player(self.identity, name)
         settings = settings_file(server.players_dir, self.identity)
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text('[app]\nanimation = "off"\n', encoding="utf-8")

@@ -18,8 +18,8 @@ import pytest
 from players_helpers import fixed_anchors
 from table_helpers import FAST, TableClient, name_player, play_out, running_service
 
-from trash_tui.history import History
-from trash_tui.players.model import display
+from trash_tui.players.rater import open_history
+from trash_tui.players.rating import display
 from trash_tui.rules import Rules
 from trash_tui.tables.service import TableLimits, TableService
 
@@ -213,10 +213,10 @@ async def test_the_end_of_a_rated_match_tells_the_table_the_ratings_it_moved(
         await bob.send({"op": "join", "code": created["code"]})
         await play_out([ann, bob])
         message = await bob.wait_for("ratings")
-    with History(tmp_path / "history.sqlite3") as history:
+    with open_history(tmp_path / "history.sqlite3") as history:
         expected = []
         for seat, (identity, name) in enumerate((("key:ann", "Ann"), ("key:bob", "Bob"))):
-            rating = history.rating(identity, "trash")
+            rating = history.players.rating(identity, "trash")
             assert rating is not None
             expected.append({"seat": seat, "name": name, "before": 1500.0,
                              "after": float(display(rating.rating.mu))})

@@ -16,7 +16,8 @@ from table_helpers import FAST, TableClient, name_player, play_out, running_serv
 
 from trash_tui.cards import card_id
 from trash_tui.engine.record import replay
-from trash_tui.history import FINISHED, History
+from trash_tui.history import FINISHED
+from trash_tui.players.rater import open_history
 from trash_tui.tables.service import TableLimits
 
 TWO_AND_A_BOT = {"name": "Friday game", "preset": "standard",
@@ -41,13 +42,13 @@ async def test_two_humans_and_a_bot_play_a_whole_match_saved_in_both_histories(
         assert update["names"][:2] == ["Ann", "Bob"] and update["seat"] == 1
         last = await play_out([ann, bob])
         assert last["state"]["result"] is not None
-    with History(tmp_path / "history.sqlite3") as history:
-        [ann_row] = history.matches("key:ann")
-        [bob_row] = history.matches("key:bob")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [ann_row] = history.matches.of_player("key:ann")
+        [bob_row] = history.matches.of_player("key:bob")
         assert ann_row.id == bob_row.id and ann_row.status == FINISHED and ann_row.shared
         assert ann_row.names[:2] == ["Ann", "Bob"]
-        assert history.matches("key:ann", shared=False) == []
-        record = history.get_match(ann_row.id).record
+        assert history.matches.of_player("key:ann", shared=False) == []
+        record = history.matches.get_match(ann_row.id).record
         assert replay(record).over
         assert record["context"]["shared_table"] == created["code"]
         assert record["context"]["players"] == {"0": {"name": "Ann", "key": "key:ann"},

@@ -33,7 +33,8 @@ from table_ssh_helpers import (
     wait_until,
 )
 
-from trash_tui.history import FINISHED, PLAYING, History
+from trash_tui.history import FINISHED, PLAYING
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.server import RunningServer
 from trash_tui.tables.table import Table
 
@@ -69,13 +70,13 @@ async def test_two_humans_and_a_bot_play_a_whole_match_into_both_histories(
             assert player.saw(f"{other} is playing")  # the other's turns, live
             assert not player.saw(f"Your move, {other}")
         await wait_until(lambda: table.status == "finished")
-        with History(server.config.history) as history:
-            [ann_row] = history.matches(ann.identity)
-            [bob_row] = history.matches(bob.identity)
+        with open_history(server.config.history) as history:
+            [ann_row] = history.matches.of_player(ann.identity)
+            [bob_row] = history.matches.of_player(bob.identity)
             assert ann_row.id == bob_row.id and ann_row.status == FINISHED
             assert ann_row.names[:2] == ["Ann", "Bob"]
             assert ann_row.actions == actions_of(table) == \
-                len(history.match_actions(ann_row.id))
+                len(history.matches.match_actions(ann_row.id))
 
 
 async def test_join_by_code_from_the_tables_screen_and_watch_from_the_list_or_a_code(
@@ -183,8 +184,8 @@ async def test_a_dropped_connection_keeps_the_seat_and_a_reconnect_goes_back_to_
         await play(table, [ann], lambda: human_to_move(table) == 1)  # Bob's turn
         await bob.sees("Your move, Bob")
         await move(table, bob)
-        with History(server.config.history) as history:
-            [row] = history.matches(bob.identity)
+        with open_history(server.config.history) as history:
+            [row] = history.matches.of_player(bob.identity)
             assert row.status == PLAYING and row.id == table.match_id
 
 
@@ -214,8 +215,8 @@ async def test_a_restarted_server_restores_the_table_and_a_player_goes_on(tmp_pa
         played, match_id = actions_of(table), table.match_id
     await ann.close()
     await bob.close()
-    with History(tmp_path / "history.sqlite3") as history:
-        saved = len(history.match_actions(match_id or 0))
+    with open_history(tmp_path / "history.sqlite3") as history:
+        saved = len(history.matches.match_actions(match_id or 0))
     assert saved >= played  # every move made before the stop
 
     async with serving(tmp_path) as server:
@@ -228,6 +229,6 @@ async def test_a_restarted_server_restores_the_table_and_a_player_goes_on(tmp_pa
         await ann.sees("Your move, Ann", "is playing")
         await play(table, [ann], lambda: actions_of(table) >= played + 6)
         assert table.seats[1].away  # Bob is not back: the stand-in plays for him
-        with History(server.config.history) as history:
-            [row] = history.matches(ann.identity)
+        with open_history(server.config.history) as history:
+            [row] = history.matches.of_player(ann.identity)
             assert row.id == match_id and row.actions == actions_of(table)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from test_tournament_run import assert_one_line_error, run_ok, trash, write
 
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 
 TINY = """\
 name = "tiny"
@@ -63,8 +63,8 @@ def test_fresh_starts_a_new_run_and_keeps_the_old_one(tmp_path: Path) -> None:
     assert (moved / "games.jsonl").read_text(encoding="utf-8") == old_games
     marker = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert marker["fresh"].isalnum()
-    with History(history) as db:
-        runs = db.runs()
+    with open_history(history) as db:
+        runs = db.tournaments.runs()
         assert len(runs) == 2
         assert all(run.games == 1 and run.status == "finished" for run in runs)
         assert runs[0].fingerprint == runs[1].fingerprint + "+fresh-" + marker["fresh"]
@@ -80,8 +80,8 @@ def test_after_fresh_a_rerun_continues_the_new_run_even_without_its_folder(
     again = run_ok("tournament", "run", path, "--out", out, cwd=tmp_path, history=history)
     assert "from the history database" in again.stderr
     assert json.loads((out / "run.json").read_text(encoding="utf-8"))["fresh"] == salt
-    with History(history) as db:
-        assert len(db.runs()) == 2
+    with open_history(history) as db:
+        assert len(db.tournaments.runs()) == 2
 
 
 def test_fresh_into_an_empty_folder_moves_nothing(tmp_path: Path) -> None:

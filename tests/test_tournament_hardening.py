@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from trash_tui.cli.main import main
 from trash_tui.engine.record import check_records, load_records
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.text import is_unsafe
 from trash_tui.tournament.config import (
     MAX_BOARDS,
@@ -133,7 +133,7 @@ def write(folder: Path, text: str, name: str = "t.toml") -> Path:
 
 
 def run_records(path: Path, out: Path, history: Path, workers: int = 1) -> None:
-    with History(history) as db:
+    with open_history(history) as db:
         run_tournament(load_tournament(path), out, workers=workers, history=db, records=True)
 
 
@@ -280,11 +280,11 @@ def test_records_asked_for_on_resume_cover_the_games_played_before(
     record for every game (the earlier ones played again for their records only)."""
     path = write(tmp_path, RECORDED)
     out, history = tmp_path / "out", tmp_path / "h.sqlite3"
-    with History(history) as db:
+    with open_history(history) as db:
         run_tournament(load_tournament(path), out, history=db)
     lines = (out / "games.jsonl").read_text().splitlines(True)
     (out / "games.jsonl").write_text("".join(lines[:10]))
-    with History(tmp_path / "fresh.sqlite3") as db:
+    with open_history(tmp_path / "fresh.sqlite3") as db:
         outcome = run_tournament(load_tournament(path), out, history=db, records=True)
     assert outcome.played_now == 14
     assert games_by_index(out) == recorded_reference["games"]

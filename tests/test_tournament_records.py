@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from trash_tui.engine.record import check_records, load_records
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.runner import run_tournament
 
@@ -28,7 +28,7 @@ def test_records_of_tournament_games_replay_and_name_their_game(tmp_path: Path) 
     path = tmp_path / "t.toml"
     path.write_text(TOURNAMENT, encoding="utf-8")
     config = load_tournament(path)
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         outcome = run_tournament(config, tmp_path / "out", workers=2, history=history,
                                  records=True)
     records = load_records(tmp_path / "out" / "records.jsonl")
@@ -46,6 +46,6 @@ def test_records_of_tournament_games_replay_and_name_their_game(tmp_path: Path) 
 def test_without_records_no_record_file_is_written(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text(TOURNAMENT, encoding="utf-8")
-    with History(tmp_path / "h.sqlite3") as history:
+    with open_history(tmp_path / "h.sqlite3") as history:
         run_tournament(load_tournament(path), tmp_path / "out", history=history)
     assert not (tmp_path / "out" / "records.jsonl").exists()

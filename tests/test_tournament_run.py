@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from trash_tui.cli.main import main
-from trash_tui.history import History
+from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.results import compute_results
 from trash_tui.tournament.runner import OutputFolder, RunOutcome, run_tournament
@@ -318,7 +318,7 @@ def run_direct(path: Path, out: Path, history: Path, workers: int = 1
                ) -> tuple[RunOutcome, dict[str, Any]]:
     """``run_tournament`` in this process, and its results as results.json would hold them."""
     config = load_tournament(path)
-    with History(history) as db:
+    with open_history(history) as db:
         outcome = run_tournament(config, out, workers=workers, history=db)
     results = compute_results(config, outcome.games, outcome.status, outcome.planned,
                               outcome.sprt)
@@ -489,10 +489,10 @@ def test_folder_and_history_repair_each_other(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.sqlite3"
     run_ok("tournament", "run", "t.toml", "--out", "out", cwd=tmp_path, history=fresh)
     assert played_now(tmp_path / "out") == 0
-    with History(fresh) as db:
-        [run] = db.runs()
+    with open_history(fresh) as db:
+        [run] = db.tournaments.runs()
         assert run.games == len(games) and run.status == "finished"
-        stored = db.game_results(run.id)
+        stored = db.tournaments.game_results(run.id)
     assert {i: {k: v for k, v in g.items() if k != "seconds"} for i, g in stored.items()
             } == games
 
@@ -566,8 +566,8 @@ def test_ctrl_c_while_a_batch_is_saved_counts_what_the_folder_kept(
     kept = game_lines(tmp_path / "out")
     assert 0 < len(kept) < 18
     assert results["games"] == len(outcome.games) == len(kept)
-    with History(tmp_path / "h.sqlite3") as db:
-        [run] = db.runs()
+    with open_history(tmp_path / "h.sqlite3") as db:
+        [run] = db.tournaments.runs()
     assert run.games == len(kept)
 
 
@@ -610,8 +610,8 @@ def test_running_a_finished_run_again_plays_nothing(tmp_path: Path) -> None:
         assert "\n0 games played now" in again.stdout
         assert played_now(tmp_path / "out") == 0
         assert (tmp_path / "out" / "games.jsonl").read_bytes() == lines
-    with History(history) as db:
-        [run] = db.runs()
+    with open_history(history) as db:
+        [run] = db.tournaments.runs()
     assert run.games == 18 and run.status == "finished"
 
 
@@ -879,8 +879,8 @@ def test_show_and_list_print_the_run(tmp_path: Path) -> None:
     run = run_ok("tournament", "run", "t.toml", "--out", "out", cwd=tmp_path, history=history)
     table = standings(run.stdout)
     assert table.startswith("t: 36 of 36 games, 3-player tables")
-    with History(history) as db:
-        [row] = db.runs()
+    with open_history(history) as db:
+        [row] = db.tournaments.runs()
     by_id = run_ok("tournament", "show", str(row.id), cwd=tmp_path, history=history)
     assert by_id.stdout == table
     by_folder = run_ok("tournament", "show", "out", cwd=tmp_path, history=history)
@@ -935,5 +935,5 @@ def test_the_console_script_reports_errors_in_one_line(tmp_path: Path) -> None:
     assert_one_line_error(nothing, f"--resume: nothing to resume in {tmp_path / 'runs' / 't'}")
     assert not (tmp_path / "runs").exists()
     if history.exists():
-        with History(history) as db:
-            assert db.runs() == []
+        with open_history(history) as db:
+            assert db.tournaments.runs() == []

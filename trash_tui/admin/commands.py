@@ -132,10 +132,10 @@ class AdminCommands:
         """The (key, name) pairs ``target`` names: a key itself, or every key registered
         (or on now) with that display name."""
         if is_key(target):
-            name = await self.db(lambda history: history.player_name(target)) or ""
+            name = await self.db(lambda history: history.players.player_name(target)) or ""
             return [(target, name)]
         wanted = target.casefold()
-        players = await self.db(lambda history: history.players())
+        players = await self.db(lambda history: history.players.registered())
         found = {identity: name for identity, name, _, _ in players
                  if name.casefold() == wanted}
         for client in list(self.service.clients):

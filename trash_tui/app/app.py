@@ -44,6 +44,7 @@ from trash_tui.app.screens.too_small import check_size
 from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
 from trash_tui.text import clean
@@ -167,7 +168,7 @@ class TrashApp(App[None]):
         name = self.registered_name()
         if name is not None:
             if history is not None:
-                history.register_player(self.owner, name)
+                history.players.register_player(self.owner, name)
             self.settings = replace(self.settings, name=name)
             self.run_worker(self.connect_tables(), group="tables")
 
@@ -238,7 +239,7 @@ class TrashApp(App[None]):
     def registered_name(self) -> str | None:
         """The display name registered for this player's key, or None (a new key)."""
         history = self.history
-        return history.player_name(self.owner) if history is not None else None
+        return history.players.player_name(self.owner) if history is not None else None
 
     async def build_lobby_under(self, prompt: NameScreen) -> None:
         """Put the lobby under the name prompt, which is back on top before any key is
@@ -264,7 +265,7 @@ class TrashApp(App[None]):
             return
         self.settings = replace(self.settings, name=name)
         if self.history is not None:
-            self.history.register_player(self.owner, name)
+            self.history.players.register_player(self.owner, name)
         self.run_worker(self.connect_tables(), group="tables")
         if self.settings_path is not None:
             with contextlib.suppress(OSError, SettingsError):
@@ -371,7 +372,7 @@ class TrashApp(App[None]):
         """The history database, opened on first use; None (said once) if it cannot be."""
         if self._history is None and not self._history_failed:
             try:
-                self._history = History(self.settings.history_path())
+                self._history = open_history(self.settings.history_path())
             except HistoryError as exc:
                 self._history_failed = True
                 self.notify(f"{exc} — matches are not saved", severity="error", timeout=12)
@@ -381,7 +382,7 @@ class TrashApp(App[None]):
         history = self.history
         if history is None:
             return None
-        rows = history.matches(self.owner, PLAYING, limit=1, shared=False)
+        rows = history.matches.of_player(self.owner, PLAYING, limit=1, shared=False)
         return rows[0] if rows else None
 
     # --- matches -------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import click
 from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import NEIGHBOR, SHORT_TITLES
 from trash_tui.history import LOCAL_OWNER, History, HistoryError, MatchRow
+from trash_tui.players.rater import open_history
 from trash_tui.text import visible
 
 MAX_ID = 2**63 - 1  # SQLite's largest row id
@@ -56,7 +57,7 @@ def _open(history_path: Path | None) -> History | None:
         history_path = settings.history_path()
     if not history_path.exists():
         return None
-    return History(history_path)
+    return open_history(history_path)
 
 
 def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
@@ -67,7 +68,7 @@ def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
     mine = local_name()
     if player == LOCAL_OWNER or player.casefold() == mine.casefold():
         return LOCAL_OWNER, mine
-    players = history.players() if history is not None else []
+    players = history.players.registered() if history is not None else []
     for identity, name, *_ in players:
         if identity == player:
             return identity, name
@@ -143,7 +144,7 @@ def list_command(player: str, history_path: Path | None) -> None:
     """List a player's matches of both games, the latest played first."""
     with _reading(_open(history_path)) as history:
         owner, _name = resolve_owner(history, player)
-        rows = history.matches(owner) if history is not None else []
+        rows = history.matches.of_player(owner) if history is not None else []
         lines = [f"{row.id:>5}  {_when(row.started):16}  "
                  f"{visible(SHORT_TITLES.get(row.game, row.game)):8}  {_length(row):>9}  "
                  f"{_outcome(row)}; {', '.join(visible(name) for name in row.names)}"
@@ -162,7 +163,7 @@ def list_command(player: str, history_path: Path | None) -> None:
 def players_command(history_path: Path | None) -> None:
     """List the players who have played over SSH (their identity and chosen name)."""
     with _reading(_open(history_path)) as history:
-        players = history.players() if history is not None else []
+        players = history.players.registered() if history is not None else []
     if not players:
         click.echo("No SSH players yet.")
         return
@@ -186,7 +187,7 @@ def export_command(match_id: int, output: Path | None, player: str,
             raise HistoryError(f"no match {match_id}: {NOTHING_YET}")
         if match_id > MAX_ID:
             raise HistoryError(f"no match {match_id} in {history.path}")
-        row = history.get_match(match_id)
+        row = history.matches.get_match(match_id)
         if row.owner != resolve_owner(history, player)[0]:
             raise HistoryError(f"match {match_id} is not '{visible(player)}''s (see 'trash "
                                "history list --player ...')")

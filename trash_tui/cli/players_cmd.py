@@ -30,6 +30,7 @@ from trash_tui.cli.history_cmd import (
 from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import LOCAL_OWNER, History
+from trash_tui.players.rater import open_history
 from trash_tui.text import visible
 
 game_option = click.option("--game", type=click.Choice(GAMES), default=TRASH,
@@ -45,7 +46,7 @@ def _or_empty(history: History | None) -> Iterator[History]:
     if history is not None:
         yield history
         return
-    with History(":memory:") as empty:
+    with open_history(":memory:") as empty:
         yield empty
 
 
@@ -158,7 +159,7 @@ def rebuild_command(history_path: Path | None) -> None:
             click.echo(f"No ratings to rebuild: {NOTHING_YET}.")
             return
         rated = history.rebuild_ratings()
-        players = {row.identity for game in GAMES for row in history.ratings(game)}
+        players = {row.identity for game in GAMES for row in history.players.ratings(game)}
     click.echo(f"Ratings rebuilt from {rated} rated match{'es' if rated != 1 else ''}: "
                f"{len(players)} player{'s' if len(players) != 1 else ''}.")
 

@@ -18,7 +18,8 @@ import click
 from bots.external import is_external
 from bots.sandbox import folder_problem
 from bots.sandbox import problem as sandbox_problem
-from trash_tui.history import History, HistoryError, default_history_path
+from trash_tui.history import HistoryError, default_history_path
+from trash_tui.players.rater import open_history
 from trash_tui.text import clean, is_unsafe, visible
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
@@ -126,7 +127,7 @@ def run_command(file: str, workers: int, executor: str, scheduler: str | None,
     for line in sandbox_lines(config):
         if line.startswith("warning:"):
             click.echo(line, err=True)
-    history = History(history_file)
+    history = open_history(history_file)
     progress = Progress(list(config.bot_names), 0)
 
     def say_start(folder: Path, kept: int, planned: int, origin: Kept) -> None:
@@ -255,9 +256,9 @@ def _shown_error(exc: HistoryError) -> HistoryError:
               help="History database (default: the user data folder, or $TRASH_TUI_HISTORY).")
 def show_command(run: str, history_path: Path | None) -> None:
     """Print the results of a past run (an id, a tournament name or an output folder)."""
-    with History(history_path) as history:
+    with open_history(history_path) as history:
         try:
-            row = history.find_run(run)
+            row = history.tournaments.find_run(run)
         except HistoryError as exc:
             raise _shown_error(exc) from None
     if row.results is None:
@@ -270,8 +271,8 @@ def show_command(run: str, history_path: Path | None) -> None:
 @click.option("--history", "history_path", type=click.Path(dir_okay=False, path_type=Path))
 def list_command(history_path: Path | None) -> None:
     """List past runs from the history database."""
-    with History(history_path) as history:
-        runs = history.runs()
+    with open_history(history_path) as history:
+        runs = history.tournaments.runs()
     if not runs:
         click.echo("no tournament runs yet")
     for row in runs:

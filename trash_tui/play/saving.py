@@ -67,12 +67,12 @@ class MatchSaver(Saver):
 
     def save(self, controller: MatchController, action: int) -> None:
         match = controller.match
-        self.history.add_action(self.match_id, len(controller.actions) - 1, action,
-                                match.deals_played + (0 if match.over else 1), self.holder)
+        self.history.matches.add_action(self.match_id, len(controller.actions) - 1, action,
+                                        match.deals_played + (0 if match.over else 1), self.holder)
         if match.over and match.result is not None:
             result = match.result
             winner = controller.names[result.winner] if result.winner is not None else None
-            self.history.finish_match(
+            self.history.matches.finish_match(
                 self.match_id, winner, result.deals,
                 {"places": list(result.places), "sizes": list(result.sizes),
                  "abandoned": result.abandoned},
@@ -89,8 +89,8 @@ def start_saved_match(history: History, owner: str, rules: Rules, specs: Sequenc
     controller = MatchController(rules, make_seats(list(specs), seed, human_name,
                                                    human_names=human_names), seed)
     holder = secrets.token_hex(8)
-    match_id = history.start_match(owner, rules.to_dict(), list(specs), controller.names, seed,
-                                   holder=holder)
+    match_id = history.matches.start_match(owner, rules.to_dict(), list(specs),
+                                           controller.names, seed, holder=holder)
     controller.listeners.append(MatchSaver(history, match_id, holder))
     controller.match_id = match_id
     return controller
@@ -103,7 +103,7 @@ def resume_saved_match(history: History, row: MatchRow) -> MatchController:
         raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
     if row.game != TRASH:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Trash")
-    holder = history.take_match(row.id)  # first: from now on nobody else adds to it
+    holder = history.matches.take_match(row.id)  # first: from now on nobody else adds to it
     controller = rebuild_match(history, row)
     controller.listeners.append(MatchSaver(history, row.id, holder))
     controller.match_id = row.id
@@ -119,11 +119,11 @@ class NeighborSaver(Saver):
 
     def save(self, controller: NeighborController, action: int) -> None:
         game = controller.game
-        self.history.add_action(self.match_id, len(controller.actions) - 1, action,
-                                game.turn, self.holder)
+        self.history.matches.add_action(self.match_id, len(controller.actions) - 1, action,
+                                        game.turn, self.holder)
         if game.over:
             winner = controller.names[game.winner] if game.winner is not None else None
-            self.history.finish_match(
+            self.history.matches.finish_match(
                 self.match_id, winner, game.turn,
                 {"winner": game.winner, "abandoned": game.abandoned,
                  "covered": [len(markers) for markers in game.covered]},
@@ -139,8 +139,8 @@ def start_saved_neighbor_game(history: History, owner: str, specs: Sequence[str]
     controller = NeighborController(make_neighbor_seats(list(specs), seed, human_name,
                                                         human_names), seed)
     holder = secrets.token_hex(8)
-    match_id = history.start_match(owner, {}, list(specs), controller.names, seed,
-                                   game=NEIGHBOR, holder=holder)
+    match_id = history.matches.start_match(owner, {}, list(specs), controller.names, seed,
+                                           game=NEIGHBOR, holder=holder)
     controller.listeners.append(NeighborSaver(history, match_id, holder))
     controller.match_id = match_id
     return controller
@@ -153,7 +153,7 @@ def resume_saved_neighbor_game(history: History, row: MatchRow) -> NeighborContr
         raise HistoryError(f"match {row.id} is {row.status}, not unfinished")
     if row.game != NEIGHBOR:
         raise HistoryError(f"match {row.id} is a game of {row.game}, not Help Your Neighbor")
-    holder = history.take_match(row.id)  # first: from now on nobody else adds to it
+    holder = history.matches.take_match(row.id)  # first: from now on nobody else adds to it
     controller = rebuild_neighbor_game(history, row)
     controller.listeners.append(NeighborSaver(history, row.id, holder))
     controller.match_id = row.id
@@ -169,7 +169,7 @@ def rebuild_match(history: History, row: MatchRow) -> MatchController:
         seats = [type(seat)(clean(name), seat.bot)  # names from the database
                  for seat, name in zip(seats, row.names, strict=True)]
         controller = MatchController(rules, seats, row.seed)
-        controller.replay(history.match_actions(row.id))
+        controller.replay(history.matches.match_actions(row.id))
     except (RulesError, BotError, IllegalAction, ValueError) as exc:
         raise HistoryError(f"match {row.id} cannot be rebuilt: {exc}") from None
     controller.match_id = row.id
@@ -184,7 +184,7 @@ def rebuild_neighbor_game(history: History, row: MatchRow) -> NeighborController
         seats = [type(seat)(clean(name), seat.bot)  # names from the database
                  for seat, name in zip(seats, row.names, strict=True)]
         controller = NeighborController(seats, row.seed)
-        controller.replay(history.match_actions(row.id))
+        controller.replay(history.matches.match_actions(row.id))
     except (BotError, neighbor_engine.IllegalAction, ValueError) as exc:
         raise HistoryError(f"match {row.id} cannot be rebuilt: {exc}") from None
     controller.match_id = row.id

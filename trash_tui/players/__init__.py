@@ -1,7 +1,8 @@
 """Players' ratings, the leaderboard and personal statistics (no user interface here).
 
-``model``: the rating model (openskill's Plackett–Luce) and which matches it rates;
-``anchors``: the bot levels' fixed ratings (``anchors.json``, made by ``calibration``);
-``board``: the leaderboard; ``stats``: one player's statistics. The history database
-(``trash_tui.history``) stores the ratings and updates them as each match finishes.
+``rating``: a rating as a value and its shown scale; ``model``: the rating model
+(openskill's Plackett–Luce) and which matches it rates; ``anchors``: the bot levels' fixed
+ratings (``anchors.json``, made by ``calibration``); ``rater``: the model handed to the
+history database, which stores the ratings and updates them as each match finishes
+(``open_history``); ``board``: the leaderboard; ``stats``: one player's statistics.
 """

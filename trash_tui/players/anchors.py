@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from trash_tui.players.model import Rating
+from trash_tui.players.rating import Rating
 
 ANCHORS_PATH = Path(__file__).with_name("anchors.json")
 
@@ -47,6 +47,19 @@ def parse_anchors(document: Any) -> dict[str, dict[str, Rating]]:
             if sigma > 0:
                 anchors.setdefault(str(game), {})[str(level)] = Rating(mu, sigma)
     return anchors
+
+
+@cache
+def tied_levels(game: str, path: Path = ANCHORS_PATH) -> tuple[str, ...]:
+    """The bot levels of ``game`` that share one anchor because no measurement separates
+    them (``anchors.json``'s ``tied``), in the order they are listed: the first is the one
+    to propose among them. Empty when none are tied."""
+    tied = anchors_info(path).get("tied")
+    entry = tied.get(game) if isinstance(tied, dict) else None
+    levels = entry.get("levels") if isinstance(entry, dict) else None
+    if not isinstance(levels, list):
+        return ()
+    return tuple(level for level in levels if isinstance(level, str))
 
 
 def anchors_info(path: Path = ANCHORS_PATH) -> dict[str, Any]:

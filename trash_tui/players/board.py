@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trash_tui.history import LOCAL_OWNER, History
-from trash_tui.players.anchors import load_anchors
-from trash_tui.players.model import PROVISIONAL_MATCHES, Rating, shown_rating
+from trash_tui.players.anchors import load_anchors, tied_levels
+from trash_tui.players.rating import PROVISIONAL_MATCHES, Rating, shown_rating
 from trash_tui.players.repair import ensure_ratings
 from trash_tui.text import clean
 
@@ -24,7 +24,8 @@ NAME_LENGTH = 32
 UNNAMED = "(no name yet)"
 #: How the board ranks, in the words the app and the CLI show under it.
 RANKING = (f"Ranked by rating, highest first; ? marks a provisional rating (fewer than "
-           f"{PROVISIONAL_MATCHES} rated matches), ranked by that rating too.")
+           f"{PROVISIONAL_MATCHES} rated matches), ranked by that rating too; equal ratings "
+           "share a rank.")
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,9 @@ def leaderboard(history: History, game: str, you: str | None = None, *, bots: bo
     lines, and ``you``'s line wherever it is. Ratings that went missing while their
     results are kept are rebuilt first (``ensure_ratings``)."""
     ensure_ratings(history)
-    names = {identity: name for identity, name, _first, _last in history.players()}
-    seen = {identity: last for identity, _name, _first, last in history.players()}
-    people = [row for row in history.ratings(game)
+    names = {identity: name for identity, name, _first, _last in history.players.registered()}
+    seen = {identity: last for identity, _name, _first, last in history.players.registered()}
+    people = [row for row in history.players.ratings(game)
               if (players and row.identity != LOCAL_OWNER) or row.identity == you]
     lines: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for row in people:
@@ -95,11 +96,17 @@ def leaderboard(history: History, game: str, you: str | None = None, *, bots: bo
                        "matches": row.matches, "identity": row.identity, "you": is_you,
                        "last_seen": seen.get(row.identity, row.updated)}))
     if bots:
+        prefer = tied_levels(game)  # tied levels in the order the anchors list them
         for level, rating in load_anchors().get(game, {}).items():
-            lines.append(((-rating.shown, -rating.mu, level, ""),
+            order = prefer.index(level) if level in prefer else len(prefer)
+            lines.append(((-rating.shown, -rating.mu, "", order, level),
                           {"name": f"{level} (bot)", "rating": rating, "matches": 0,
                            "bot": level}))
     lines.sort(key=lambda line: line[0])
-    entries = [BoardEntry(rank, **fields) for rank, (_key, fields) in enumerate(lines, 1)]
+    entries: list[BoardEntry] = []
+    for position, (key, fields) in enumerate(lines, 1):
+        # an equal rating shares the rank above it (bot levels with one anchor are tied)
+        tied = bool(entries) and lines[position - 2][0][:2] == key[:2]
+        entries.append(BoardEntry(entries[-1].rank if tied else position, **fields))
     mine = next((entry for entry in entries if entry.you), None)
     return Leaderboard(game, entries[:top], mine, len(entries))

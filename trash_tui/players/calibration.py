@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.players.anchors import ANCHORS_PATH
-from trash_tui.players.model import DEFAULT_MU, DEFAULT_SIGMA, Rating, display
+from trash_tui.players.rating import DEFAULT_MU, DEFAULT_SIGMA, Rating, display
 from trash_tui.tournament.config import TournamentConfig, config_fingerprint
 from trash_tui.tournament.runner import RunOutcome, run_tournament
 

@@ -1,9 +1,9 @@
 """The rating model: openskill's Plackett–Luce ratings, one per player and game.
 
-A rating is a mean ``mu`` and an uncertainty ``sigma`` (openskill's defaults: 25 and
-25/3). It is shown on a familiar scale, ``1500 + 30 × (mu − 25)`` (about 400 points for
-10-to-1 odds between two established players), with ``?`` while the player has played
-fewer than ``PROVISIONAL_MATCHES`` rated matches, as lichess does.
+A rating (``rating.py``) is a mean ``mu`` and an uncertainty ``sigma``, shown on a familiar
+scale (about 400 points for 10-to-1 odds between two established players). The history
+database keeps the ratings; this model is handed to it from above (``rater.py``) and
+computes them as each match finishes.
 
 Which matches are rated, and how (``rated_seats``):
 
@@ -32,41 +32,9 @@ from functools import cache
 from typing import Any
 
 from trash_tui.games import NEIGHBOR, TRASH
+from trash_tui.players.rating import Rating
 
-DEFAULT_MU = 25.0
-DEFAULT_SIGMA = 25.0 / 3.0
-DISPLAY_BASE = 1500.0
-DISPLAY_SCALE = 30.0  # display points per unit of mu
-PROVISIONAL_MATCHES = 10
 HUMAN = "human"
-
-
-@dataclass(frozen=True)
-class Rating:
-    """A player's (or a bot level's) rating in one game."""
-
-    mu: float = DEFAULT_MU
-    sigma: float = DEFAULT_SIGMA
-
-    @property
-    def shown(self) -> int:
-        """The rating on the shown scale (1500 for a new player)."""
-        return display(self.mu)
-
-    @property
-    def margin(self) -> int:
-        """Half the width of the 95% interval, on the shown scale."""
-        return round(1.96 * self.sigma * DISPLAY_SCALE)
-
-
-def display(mu: float) -> int:
-    """``mu`` on the shown scale."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - DEFAULT_MU))
-
-
-def shown_rating(rating: Rating, matches: int) -> str:
-    """"1623" for an established rating, "1623?" for a provisional one."""
-    return f"{rating.shown}{'?' if matches < PROVISIONAL_MATCHES else ''}"
 
 
 @dataclass(frozen=True)
@@ -188,12 +156,25 @@ def rate(seats: Sequence[RatedSeat], ratings: Mapping[str, Rating],
 
 
 def nearest_level(rating: Rating, anchors: Mapping[str, Rating],
-                  offered: Collection[str] | None = None) -> str | None:
-    """The bot level (of ``offered``, if given) whose anchor is nearest ``rating``."""
+                  offered: Collection[str] | None = None,
+                  prefer: Sequence[str] = ()) -> str | None:
+    """The bot level (of ``offered``, if given) whose anchor is nearest ``rating``; among
+    levels as near as each other (tied levels share an anchor), the first of ``prefer``,
+    then by name."""
     levels = [level for level in anchors if offered is None or level in offered]
     if not levels:
         return None
-    return min(levels, key=lambda level: (abs(anchors[level].mu - rating.mu), level))
+    return min(levels, key=lambda level: (abs(anchors[level].mu - rating.mu),
+                                          prefer.index(level) if level in prefer
+                                          else len(prefer), level))
+
+
+def as_strong(level: str, anchors: Mapping[str, Rating],
+              offered: Collection[str] | None = None) -> list[str]:
+    """The other levels (of ``offered``, if given) with the same anchor as ``level``:
+    one strength under several names."""
+    return [other for other in anchors if other != level and anchors[other] == anchors[level]
+            and (offered is None or other in offered)]
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -18,17 +18,15 @@ from typing import Any
 
 from trash_tui.games import NEIGHBOR
 from trash_tui.history import FINISHED, History, MatchRow
-from trash_tui.players.anchors import load_anchors
+from trash_tui.players.anchors import load_anchors, tied_levels
 from trash_tui.players.model import (
     HUMAN,
-    PROVISIONAL_MATCHES,
-    Rating,
     final_places,
     nearest_level,
     result_places,
-    shown_rating,
     wilson_interval,
 )
+from trash_tui.players.rating import PROVISIONAL_MATCHES, Rating, shown_rating
 from trash_tui.players.repair import ensure_ratings
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
@@ -149,10 +147,11 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
     """``identity``'s statistics in ``game`` (``name``: how to call them, cleaned);
     ratings that went missing while their results are kept are rebuilt first."""
     ensure_ratings(history)
-    rows = [row for row in history.matches(identity, limit=MATCH_LIMIT) if row.game == game]
+    rows = [row for row in history.matches.of_player(identity, limit=MATCH_LIMIT)
+            if row.game == game]
     given_up = sum(1 for row in rows if row.outcome == "abandoned")
-    seats_at_tables = history.match_seats_of(identity)
-    leavers = history.leaver_seats([row.id for row in rows if row.shared])
+    seats_at_tables = history.matches.match_seats_of(identity)
+    leavers = history.matches.leaver_seats([row.id for row in rows if row.shared])
     played: list[tuple[MatchRow, int, int]] = []  # (row, seat, place), oldest first
     for row in sorted(rows, key=lambda r: (r.updated, r.id)):
         if row.status != FINISHED:
@@ -184,11 +183,11 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
         streak = streak + 1 if won else 0
         best = max(best, streak)
     big = [place for row, _seat, place in played if len(row.seats) >= 3]
-    firsts = history.first_players([row.id for row, _seat, _place in played])
+    firsts = history.matches.first_players([row.id for row, _seat, _place in played])
     first_games = [(won, firsts[row.id] == seat) for (row, seat, _p), won in
                    zip(played, wins, strict=True) if row.id in firsts]
     moved_first = [won for won, first in first_games if first]
-    rated = history.rating(identity, game)
+    rated = history.players.rating(identity, game)
     anchors = load_anchors().get(game, {})
     return PlayerStats(
         identity=identity, name=name, game=game,
@@ -203,5 +202,6 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
                     if first_games else None),
         rating=rated.rating if rated else None,
         rated_matches=rated.matches if rated else 0,
-        nearest_bot=nearest_level(rated.rating, anchors) if rated else None,
-        history=history.rating_changes(identity, game))
+        nearest_bot=(nearest_level(rated.rating, anchors, prefer=tied_levels(game))
+                     if rated else None),
+        history=history.players.rating_changes(identity, game))

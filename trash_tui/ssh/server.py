@@ -58,7 +58,8 @@ from trash_tui.admin.commands import AdminCommands
 from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
 from trash_tui.admin.moderation import Moderation
-from trash_tui.history import History, HistoryError
+from trash_tui.history import HistoryError
+from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.child import (
     IDLE_EXIT_STATUS,
@@ -724,7 +725,7 @@ def _prepare_folders(config: ServerConfig) -> None:
         raise ServeError(f"{config.players_dir}: cannot create the players folder: "
                          f"{exc.strerror or exc}") from None
     try:
-        History(config.history).close()
+        open_history(config.history).close()
     except HistoryError as exc:
         raise ServeError(f"{config.history}: {exc}") from None
 

@@ -52,7 +52,8 @@ from bots.registry import make_bot
 from trash_tui.admin import store
 from trash_tui.engine.rng import derive_seed
 from trash_tui.history import SHARED_OWNER, History, HistoryError
-from trash_tui.players.model import display
+from trash_tui.players.rater import open_history
+from trash_tui.players.rating import display
 from trash_tui.tables.protocol import (
     MAX_LINE,
     VERSION,
@@ -205,9 +206,9 @@ class TableService:
     # --- starting and stopping ------------------------------------------------------
     async def start(self) -> None:
         """Open the database, restore every unfinished table, listen on the socket."""
-        self.history = await self.run(lambda: History(self.history_path))
+        self.history = await self.run(lambda: open_history(self.history_path))
         await self.run(lambda: store.prepare(self._history()))  # reports, bans, the motd
-        stored = await self.run(lambda: self._history().shared_tables([WAITING, PLAYING]))
+        stored = await self.run(lambda: self._history().matches.shared_tables([WAITING, PLAYING]))
         for row in stored:
             await self.restore(row)
         self.server = await asyncio.start_unix_server(self.accept, path=str(self.socket_path),
@@ -256,7 +257,7 @@ class TableService:
                           row["match_id"])
             if table.match_id is not None:
                 history = self._history()
-                match_row = await self.run(lambda: history.get_match(table.match_id or 0))
+                match_row = await self.run(lambda: history.matches.get_match(table.match_id or 0))
                 if match_row.status != "playing":
                     table.status = FINISHED
                     await self.save(table)
@@ -277,7 +278,7 @@ class TableService:
             match_id = table.match_id  # not back when it ends is having left
             away = [seat.identity for seat in table.seats if seat.identity is not None]
             history = self._history()
-            await self.run(lambda: [history.mark_left(match_id, who) for who in away])
+            await self.run(lambda: [history.matches.mark_left(match_id, who) for who in away])
         table.empty_since = asyncio.get_running_loop().time()
         self.tables[table.id] = table
         self.pump(table)
@@ -297,7 +298,7 @@ class TableService:
 
     async def save(self, table: Table) -> None:
         history = self._history()
-        await self.run(lambda: history.save_table(
+        await self.run(lambda: history.matches.save_table(
             table.id, table.code, table.host, table.status, table.config.to_dict(),
             [seat.to_dict() for seat in table.seats], table.match_id))
 
@@ -360,7 +361,7 @@ class TableService:
         client.identity = identity
         client.token = str(message.get("token"))
         history = self._history()
-        name = await self.run(lambda: history.player_name(identity))
+        name = await self.run(lambda: history.players.player_name(identity))
         client.name = clean(name or "Player", 24) or "Player"
         waiting = next((t for t in self.tables.values()
                         if t.seat_of(identity) is not None and t.status in (WAITING, PLAYING)),
@@ -391,7 +392,7 @@ class TableService:
     async def send_list(self, client: Client) -> None:
         history = self._history()
         identity = client.identity or ""
-        closed = await self.run(lambda: history.shared_tables([CLOSED], host=identity))
+        closed = await self.run(lambda: history.matches.shared_tables([CLOSED], host=identity))
         client.send({"op": "tables", "tables": self.visible_tables(client),
                      "closed": [{"id": row["id"], "name": row["config"].get("name", "?")}
                                 for row in closed][-10:]})
@@ -502,7 +503,7 @@ class TableService:
         seats = [SeatState(spec) for spec in config.seats]
         code = new_code({t.code for t in self.tables.values()})
         history = self._history()
-        table_id = await self.run(lambda: history.save_table(
+        table_id = await self.run(lambda: history.matches.save_table(
             None, code, identity, WAITING, config.to_dict(), [s.to_dict() for s in seats],
             None))
         table = Table(table_id, code, identity, config, seats)
@@ -566,7 +567,7 @@ class TableService:
         state.away = False
         if table.status == PLAYING and table.match_id is not None:  # back: not abandoned
             match_id, identity = table.match_id, client.identity or ""
-            await self.run(lambda: self._history().mark_left(match_id, identity, False))
+            await self.run(lambda: self._history().matches.mark_left(match_id, identity, False))
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
@@ -603,7 +604,7 @@ class TableService:
                 table.seats[seat].away = True
                 if table.match_id is not None:  # left or dropped: abandoning the match,
                     match_id = table.match_id  # unless they are back before it ends
-                    await self.run(lambda: self._history().mark_left(match_id, identity))
+                    await self.run(lambda: self._history().matches.mark_left(match_id, identity))
                 how = why or ("lost the connection" if dropped else "left")
                 self.tell(table, f"{table.seats[seat].name} {how}: the stand-in plays for "
                                  "them until they are back.")
@@ -659,7 +660,7 @@ class TableService:
             players = [(index, seat.identity) for index, seat in enumerate(table.seats)
                        if seat.identity is not None]
             match_id = controller.match_id or 0
-            await self.run(lambda: history.add_match_players(match_id, players))
+            await self.run(lambda: history.matches.add_match_players(match_id, players))
             table.status = PLAYING
             await self.save(table)
         self.tell(table, "The match begins.")
@@ -879,7 +880,7 @@ class TableService:
     async def req_reopen(self, client: Client, message: dict[str, Any]) -> None:
         history = self._history()
         identity = client.identity or ""
-        rows = await self.run(lambda: history.shared_tables([CLOSED], host=identity))
+        rows = await self.run(lambda: history.matches.shared_tables([CLOSED], host=identity))
         row = next((r for r in rows if r["id"] == message.get("table")), None)
         if row is None:
             raise TableError("you host no closed table of that number")
@@ -1052,7 +1053,7 @@ class TableService:
         if table.match_id is None:
             return
         match_id, history = table.match_id, self._history()
-        moved = await self.run(lambda: history.match_rating_changes(match_id))
+        moved = await self.run(lambda: history.players.match_rating_changes(match_id))
         changes = [{"seat": index, "name": seat.name,
                     "before": float(display(moved[seat.identity][0].mu)),
                     "after": float(display(moved[seat.identity][1].mu))}

@@ -472,7 +472,7 @@ def move_aside(out_dir: Path) -> Path | None:
 def _newest_salt(history: History, fingerprint: str, out_dir: str) -> str | None:
     """The fresh-run salt of the newest run of this configuration into this folder in the
     database (None: the first run, or none)."""
-    for run in history.runs():  # newest first
+    for run in history.tournaments.runs():  # newest first
         if run.out_dir != out_dir:
             continue
         if run.fingerprint == fingerprint:
@@ -544,11 +544,12 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         details = {"path": str(config.path), "name": config.name}
         if folder.salt is not None:
             details.update(fresh=folder.salt, fingerprint=fingerprint)
-        run_id = history.open_run(config.name, identity, where, details)
-        stored = {index: game for index, game in history.game_results(run_id).items()
+        run_id = history.tournaments.open_run(config.name, identity, where, details)
+        stored = {index: game for index, game in history.tournaments.game_results(run_id).items()
                   if is_game(game, *folder.shape) and game["index"] == index}
         folder.append([stored[i] for i in sorted(stored) if i not in games])
-        history.add_games(run_id, [(i, games[i]) for i in sorted(games) if i not in stored])
+        history.tournaments.add_games(run_id, [(i, games[i]) for i in sorted(games)
+                                               if i not in stored])
         kept = Kept(kept.from_folder, sum(1 for i in stored if i not in games and
                                           0 <= i < planned), Path(history.path), fresh, moved)
         for index, game in stored.items():
@@ -573,7 +574,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         with interrupts_deferred():  # the folder, the database and the count stay in step
             folder.append(results)
             if history is not None and run_id is not None:
-                history.add_games(run_id, [(r["index"], r) for r in results])
+                history.tournaments.add_games(run_id, [(r["index"], r) for r in results])
             for result in results:
                 games[result["index"]] = result
             played_now += len(results)

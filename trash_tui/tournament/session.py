@@ -33,5 +33,5 @@ def record_outcome(outcome: RunOutcome, history: History | None) -> dict[str, An
     except OSError as exc:
         raise cannot_write(outcome.out_dir / "results.json", exc) from None
     if history is not None and outcome.run_id is not None:
-        history.finish_run(outcome.run_id, outcome.status, results)
+        history.tournaments.finish_run(outcome.run_id, outcome.status, results)
     return results

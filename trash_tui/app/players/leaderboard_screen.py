@@ -25,9 +25,10 @@ from textual.widgets import DataTable, Label, Static
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
-from trash_tui.players.anchors import load_anchors
+from trash_tui.players.anchors import load_anchors, tied_levels
 from trash_tui.players.board import RANKING, BoardEntry, Leaderboard, leaderboard
-from trash_tui.players.model import PROVISIONAL_MATCHES, nearest_level
+from trash_tui.players.model import as_strong, nearest_level
+from trash_tui.players.rating import PROVISIONAL_MATCHES
 
 TOP = 50  # lines of the server's board
 
@@ -47,8 +48,11 @@ def board_note(board: Leaderboard, game: str, remote: bool) -> str:
     matches = f"{you.matches} rated match{'es' if you.matches != 1 else ''}"
     if you.matches < PROVISIONAL_MATCHES:
         matches += f", provisional until {PROVISIONAL_MATCHES}"
-    nearest = nearest_level(you.rating, load_anchors().get(game, {}))
-    bot = f" · nearest bot: {nearest}" if nearest else ""
+    anchors = load_anchors().get(game, {})
+    nearest = nearest_level(you.rating, anchors, prefer=tied_levels(game))
+    same = as_strong(nearest, anchors) if nearest else []
+    bot = (f" · nearest bot: {nearest}" + (f" (as strong: {', '.join(same)})" if same else "")
+           if nearest else "")
     return f"You: #{you.rank} of {board.total}, {you.shown} ± {you.rating.margin} ({matches}){bot}"
 
 
@@ -119,13 +123,13 @@ class LeaderboardScreen(Screen[None]):
                    ("Matches", 7)] + ([("Last seen", 10)] if self.remote else [])
         for column, width in columns:
             table.add_column(column, key=column, width=width)
-        for entry in self.board.entries:
-            table.add_row(*self.cells(entry), key=f"{entry.rank}")
+        for position, entry in enumerate(self.board.entries):  # (tied lines share a rank)
+            table.add_row(*self.cells(entry), key="you" if entry.you else f"line-{position}")
         if you is not None and you not in self.board.entries:  # below the top: under it
             table.add_row(*[_cell("…")] * len(columns), key="gap")
-            table.add_row(*self.cells(you), key=f"{you.rank}")
+            table.add_row(*self.cells(you), key="you")
         if you is not None:
-            table.move_cursor(row=table.get_row_index(f"{you.rank}"), animate=False)
+            table.move_cursor(row=table.get_row_index("you"), animate=False)
         self.query_one("#board-note", Static).update(
             Text(f"{board_note(self.board, self.game, self.remote)}\n{RANKING}"))
 

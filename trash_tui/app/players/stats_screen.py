@@ -22,7 +22,7 @@ from textual_plotext import PlotextPlot
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
-from trash_tui.players.model import DEFAULT_MU, display
+from trash_tui.players.rating import DEFAULT_MU, display
 from trash_tui.players.stats import PlayerStats, WinRate, player_stats
 from trash_tui.text import clean
 

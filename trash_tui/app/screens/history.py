@@ -144,7 +144,7 @@ class HistoryScreen(Screen[None]):
     def load(self) -> None:
         """(Re)read the matches from the database."""
         try:
-            self.rows = self.history.matches(self.owner)
+            self.rows = self.history.matches.of_player(self.owner)
         except HistoryError as exc:
             self.rows = []
             self.notify(str(exc), severity="error")
@@ -253,7 +253,7 @@ class HistoryScreen(Screen[None]):
 
         screen: Screen[None]
         try:
-            full = self.history.get_match(row.id)
+            full = self.history.matches.get_match(row.id)
             if full.record is None and full.status == ABANDONED:  # as far as it went
                 from trash_tui.play.saving import saved_record
 
@@ -286,9 +286,9 @@ class HistoryScreen(Screen[None]):
         self.armed_delete = None
         try:
             if row.shared:  # the other players keep it: it leaves this history only
-                self.history.forget_match_player(row.id, self.owner)
+                self.history.matches.forget_match_player(row.id, self.owner)
             else:
-                self.history.delete_match(row.id)
+                self.history.matches.delete_match(row.id)
         except HistoryError as exc:  # a shared match still in play, or the database
             self.say(f"Match {row.id} is not deleted: {clean(str(exc), 200)}", "error")
             return

@@ -320,7 +320,7 @@ class LobbyScreen(Screen[None]):
         if not self.has_class("-roomy"):
             return
         history = self.trash_app.history
-        rows = history.matches(self.trash_app.owner, limit=LAST_MATCHES) \
+        rows = history.matches.of_player(self.trash_app.owner, limit=LAST_MATCHES) \
             if history is not None else []
         lines = [f"{SHORT_TITLES.get(row.game, 'Trash'):<8} " + clean(
             f"won by {row.winner}" if row.outcome == "won" and row.winner else row.outcome,
@@ -471,7 +471,7 @@ class LobbyScreen(Screen[None]):
                 app.resume_row(row)
                 return
             if choice == ABANDON and app.history is not None:
-                app.history.abandon_match(row.id)
+                app.history.matches.abandon_match(row.id)
                 self.show_unfinished()
             if choice in (ABANDON, KEEP):
                 start()

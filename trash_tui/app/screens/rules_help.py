@@ -314,7 +314,8 @@ def keys_section(rules: Rules, keymap: Mapping[str, str]) -> Section:
     else:
         unused.append(f"{key_names(keymap, 'call')} and {key_names(keymap, 'silent')} "
                       f"(no “Trash!” call)")
-    items.append(Block("a hint: the expert bot's move and your chances",
+    items.append(Block("a hint: the expert bot's move (measured no better than the obvious "
+                       "one) and your chances",
                        key_names(keymap, "hint")))
     items.append(Block("this help, with the house rules in play", "?"))
     items.append(Block("leave the match for the lobby", "esc"))

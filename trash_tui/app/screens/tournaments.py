@@ -42,7 +42,8 @@ from textual.worker import get_current_worker
 
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import SHORT_TITLES, TITLES, TRASH
-from trash_tui.history import History, HistoryError, RunRow
+from trash_tui.history import HistoryError, RunRow
+from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
 from trash_tui.tournament.runner import RunError, RunOutcome, run_tournament
@@ -414,7 +415,7 @@ class TournamentsScreen(Screen[None]):
 
         try:
             config = load_tournament(path)
-            with History(self.history_path) as history:
+            with open_history(self.history_path) as history:
                 outcome = run_tournament(config, out_dir, workers=1, executor="process",
                                          history=history, progress=progress)
                 results = record_outcome(outcome, history)
@@ -507,8 +508,8 @@ class TournamentsScreen(Screen[None]):
         """The runs table from the history database, keeping (or moving to) a run."""
         table = self.query_one("#tournaments-runs", DataTable)
         try:
-            with History(self.history_path) as history:
-                rows = history.runs()
+            with open_history(self.history_path) as history:
+                rows = history.tournaments.runs()
         except (HistoryError, sqlite3.Error) as exc:
             self.history_error = one_line(exc)
             self.runs = {}
