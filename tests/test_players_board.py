@@ -11,6 +11,19 @@ from players_helpers import finish, fixed_anchors
 from trash_tui.history import LOCAL_OWNER
 from trash_tui.players.board import RANKING, leaderboard
 from trash_tui.players.rater import open_history
+from trash_tui.players.rating import Rating
+
+TOP = Rating(31.0, 1.0)
+#: Anchors with four levels tied at the top, as anchors.json has them.
+TIED_ANCHORS = {"trash": {"random": Rating(14.0, 1.0), "expert": TOP, "counter": TOP,
+                          "greedy": TOP, "hard": TOP, "normal": Rating(27.0, 1.0)}}
+TIED = ("greedy", "hard", "expert", "counter")
+
+
+def tied_top(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+    """``module`` reads ``TIED_ANCHORS``, with ``TIED`` as anchors.json's tied levels."""
+    monkeypatch.setattr(module, "load_anchors", lambda: TIED_ANCHORS)
+    monkeypatch.setattr(module, "tied_levels", lambda game: TIED)
 
 
 @pytest.fixture(autouse=True)
@@ -43,23 +56,17 @@ def test_bot_levels_with_one_anchor_are_shown_tied_and_the_first_listed_is_propo
     the level proposed (never ``expert`` as if it were harder)."""
     from trash_tui.players import board as board_module
     from trash_tui.players.model import as_strong, nearest_level
-    from trash_tui.players.rating import Rating
 
-    top = Rating(31.0, 1.0)
-    anchors = {"trash": {"random": Rating(14.0, 1.0), "expert": top, "counter": top,
-                         "greedy": top, "hard": top, "normal": Rating(27.0, 1.0)}}
-    monkeypatch.setattr(board_module, "load_anchors", lambda: anchors)
-    monkeypatch.setattr(board_module, "tied_levels",
-                        lambda game: ("greedy", "hard", "expert", "counter"))
+    tied_top(monkeypatch, board_module)
+    anchors = TIED_ANCHORS
     with open_history(tmp_path / "history.sqlite3") as history:
         board = leaderboard(history, "trash", None, bots=True, players=False)
     lines = [(entry.rank, entry.bot) for entry in board.entries]
     assert lines == [(1, "greedy"), (1, "hard"), (1, "expert"), (1, "counter"),
                      (5, "normal"), (6, "random")]
-    prefer = ("greedy", "hard", "expert", "counter")
-    assert nearest_level(Rating(40.0), anchors["trash"], prefer=prefer) == "greedy"
+    assert nearest_level(Rating(40.0), anchors["trash"], prefer=TIED) == "greedy"
     assert nearest_level(Rating(40.0), anchors["trash"], {"expert", "counter"},
-                         prefer) == "expert"
+                         TIED) == "expert"
     assert sorted(as_strong("greedy", anchors["trash"])) == ["counter", "expert", "hard"]
 
 
@@ -80,20 +87,14 @@ def test_the_lobby_names_tied_levels_together_as_one_strength(
     """Issue 28: a player near the top is proposed the tied levels as one strength, the
     first listed first; a level with an anchor of its own is named alone."""
     from trash_tui.app.players import suggestion
-    from trash_tui.players.rating import Rating
 
-    top = Rating(31.0, 1.0)
-    anchors = {"trash": {"random": Rating(14.0, 1.0), "expert": top, "counter": top,
-                         "greedy": top, "hard": top, "normal": Rating(27.0, 1.0)}}
-    monkeypatch.setattr(suggestion, "load_anchors", lambda: anchors)
-    monkeypatch.setattr(suggestion, "tied_levels",
-                        lambda game: ("greedy", "hard", "expert", "counter"))
+    tied_top(monkeypatch, suggestion)
     with open_history(tmp_path / "history.sqlite3") as history:
         for _ in range(12):
             finish(history, LOCAL_OWNER, ["human", "hard"], [1, 2])
         text = suggestion.suggestion_text(history, LOCAL_OWNER, "trash",
                                           ["random", "normal", "hard", "expert", "greedy"])
-        assert text.endswith(f"nearest bots greedy = hard = expert ({top.shown})")
+        assert text.endswith(f"nearest bots greedy = hard = expert ({TOP.shown})")
         assert len(text) <= 76  # one line of the lobby's form at 80 columns
         alone = suggestion.suggestion_text(history, LOCAL_OWNER, "trash", ["random", "normal"])
-        assert alone.endswith(f"nearest bot normal ({anchors['trash']['normal'].shown})")
+        assert alone.endswith(f"nearest bot normal ({TIED_ANCHORS['trash']['normal'].shown})")
