@@ -23,6 +23,9 @@ Issue 28's figures follow (each section can be run alone with ``--only``):
 * ``expert``: the expert against ``greedy`` and against ``counter`` per preset, with the
   95% interval, then the expert's decision time (median, 95th percentile, worst) against
   its budget;
+* ``room``: the room for skill (``bots/room.py``): in greedy matches, at every decision,
+  what the best other move gains on greedy's, chosen on half of the samples of the unseen
+  cards and measured on the other half; per row and per kind of decision;
 * ``hint``: the hint's advice (the expert's move, as the board's hint computes it) against
   greedy's move at the same decision, each played out on the real cards;
 * ``anchors``: the calibration anchors as the leaderboard shows them, and which levels'
@@ -39,6 +42,7 @@ fair share of 1/players. Every figure is seeded: the same command prints the sam
     python benchmarks/bots.py [--matches N] [--expert-matches N] [--workers W] [--seed S]
                               [--only SECTION ...] [--presets NAME ...]
                               [--oracle-boards N] [--expert-boards N] [--hint-matches N]
+                              [--room-matches N] [--room-samples N]
 """
 
 from __future__ import annotations
@@ -374,6 +378,58 @@ def hint_section(matches: int, seed: int, pool: ProcessPoolExecutor | None) -> N
               f"matters (95% interval {low:.1%}-{high:.1%})")
 
 
+def room_job(job: tuple[str, int, int, int, int]) -> Any:
+    from bots.room import room_match
+
+    preset, players, seed, index, samples = job
+    return room_match(preset_rules(preset), players,
+                      derive_seed(seed, "room", preset, players, index), samples)
+
+
+def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, str, int]],
+                 pool: ProcessPoolExecutor | None) -> None:
+    from bots.room import KINDS
+    from trash_tui.stats import mean_interval
+
+    print(f"\nThe room for skill (bots/room.py): greedy matches, every decision of every seat "
+          f"with a choice; {samples} samples of the unseen cards a decision (half to choose "
+          f"another move than greedy's, half to measure it); {matches} matches a row, seed "
+          f"{seed}. Gains in points of the chance to shrink.")
+    print(f"{'rules':<17} {'pl':>2} {'decisions':>9} {'other picks':>11}  "
+          f"{'gain of a pick':>14}  {'gain per deal and seat [95%]':>30}")
+    by_kind: dict[str, list[Any]] = defaultdict(list)
+    for name, preset, players in tables:
+        started = time.perf_counter()
+        jobs = [(preset, players, seed, i, samples) for i in range(matches)]
+        rooms = list(pool.map(room_job, jobs) if pool else map(room_job, jobs))
+        decisions = [d for room in rooms for d in room.decisions]
+        deal_gains = [g for room in rooms for g in room.deal_gains]
+        picks = [d for d in decisions if d.pick != d.greedy]
+        for d in decisions:
+            by_kind[d.kind].append(d)
+        pick_gain = (f"{100 * sum(d.gain for d in picks) / len(picks):+.1f}" if picks
+                     else "-")
+        mean, low, high = mean_interval(deal_gains)
+        print(f"{name:<17} {players:>2} {len(decisions):>9,} {len(picks):>11,}  "
+              f"{pick_gain:>14}  {100 * mean:>+10.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"
+              f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+    print(f"{'kind of decision':<17} {'decisions':>9} {'another ahead':>13} "
+          f"{'other picks':>11}  {'gain of a pick':>14}  {'confirmed':>9}  "
+          f"{'other moves, mean gain':>22}")
+    for kind in KINDS:
+        found = by_kind.get(kind, [])
+        if not found:
+            continue
+        picks = [d for d in found if d.pick != d.greedy]
+        confirmed = sum(1 for d in picks if d.gain > 2 * d.error)
+        ahead = sum(1 for d in found if d.best_other > 0)
+        pick_gain = (f"{100 * sum(d.gain for d in picks) / len(picks):+.1f}" if picks
+                     else "-")
+        mean, low, high = mean_interval([d.alternative for d in found])
+        print(f"{kind:<17} {len(found):>9,} {ahead:>13,} {len(picks):>11,}  {pick_gain:>14}  "
+              f"{confirmed:>9,}  {100 * mean:>+8.2f} [{100 * low:+.2f}, {100 * high:+.2f}]")
+
+
 def anchors_section() -> None:
     from trash_tui.players.anchors import anchors_info
 
@@ -401,15 +457,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", nargs="+", default=None,
-                        choices=("ladder", "oracle", "expert", "hint", "anchors"),
+                        choices=("ladder", "oracle", "expert", "room", "hint", "anchors"),
                         help="the sections to run (default: all)")
     parser.add_argument("--presets", nargs="+", default=None,
                         help="rows of the oracle and expert tables (default: all nine)")
     parser.add_argument("--oracle-boards", type=int, default=100)
     parser.add_argument("--expert-boards", type=int, default=100)
     parser.add_argument("--hint-matches", type=int, default=40)
+    parser.add_argument("--room-matches", type=int, default=10)
+    parser.add_argument("--room-samples", type=int, default=1000)
     args = parser.parse_args()
-    sections = set(args.only or ("ladder", "oracle", "expert", "hint", "anchors"))
+    sections = set(args.only or ("ladder", "oracle", "expert", "room", "hint", "anchors"))
     tables = selected_tables(args.presets)
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     failed: list[str] = []
@@ -420,6 +478,8 @@ def main() -> None:
             print_research_times(oracle_section(args.oracle_boards, args.seed, tables, pool))
         if "expert" in sections:
             print_research_times(expert_section(args.expert_boards, args.seed, tables, pool))
+        if "room" in sections:
+            room_section(args.room_matches, args.room_samples, args.seed, tables, pool)
         if "hint" in sections:
             hint_section(args.hint_matches, args.seed, pool)
         if "anchors" in sections:
