@@ -168,7 +168,13 @@ async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
     async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, board):
         notices = ServerNotices.attach(app, app.tables_link)
         assert notices is not None
-        await until(pilot, lambda: board.shared.playing and bool(board.query("#piles")))
+        def laid_out() -> bool:  # the board's parts drawn where they stay (a loaded
+            # machine can mount them a frame before it lays them out)
+            return board.shared.playing and all(
+                bool(board.query(name)) and board.query_one(name).region.area > 0
+                for name in ("#table", "#piles"))
+
+        await until(pilot, laid_out)
         kept = {name: board.query_one(name).region for name in ("#table", "#piles")}
         notices.on_message({"op": "say", "text": "Restart in \x1b[2Jfive minutes",
                             "seconds": 1})
