@@ -17,7 +17,8 @@ With ``--instructions`` it counts instead the CPU instructions per 2-player deal
 valgrind's callgrind (the difference between running N deals and none, divided by N): a
 figure that does not depend on the load of a shared machine. Issue 28's reference points
 in this measure: 244k instructions a deal before the issue (``decision by decision`` then
-was the only way), a plain reference implementation 1.27 times that (about 310k).
+was the only way), a plain reference implementation 1.27 times that (about 310k); the
+greedy playout after it: 154k (2.01 times faster than the plain one).
 
     python benchmarks/engine.py [--deals N] [--repeat R]
     python benchmarks/engine.py --instructions [--deals N]

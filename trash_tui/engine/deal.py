@@ -550,6 +550,7 @@ class Deal:
         any_discard = mode == _DISCARD_ANY  # then the discard may always be drawn
         stall_every = 2 * players
         following = (*range(1, players), 0)  # the seat after each seat
+        wild, stock_draw, stall_limit = WILD, DRAW_STOCK, STALL_LIMIT  # (locals: faster)
         while True:
             phase = self.phase
             if phase != DRAW:
@@ -571,20 +572,15 @@ class Deal:
             while True:  # one ordinary turn of ``seat``
                 up = ups[seat]
                 size = sizes[seat]
-                take = False
-                if both:
-                    value = role[discard[-1]]
-                    if value == WILD:
-                        take = True
-                    elif value <= size:
-                        held = up[value]
-                        take = not held or role[held] == WILD
-                if take:
+                # take the discard if it fits: a wild, or a rank of a face-down slot or of
+                # one that holds a wild (one expression: this runs every turn)
+                if both and ((value := role[discard[-1]]) == wild or (
+                        value <= size and (not (held := up[value]) or role[held] == wild))):
                     act(DRAW_DISCARD)
                     hand = discard.pop()
                     push(("draw", seat, "discard", hand))
                 else:
-                    act(DRAW_STOCK)
+                    act(stock_draw)
                     if rnd is not None and i < n:  # lazy shuffle, as in ``apply``
                         j = i + floor(rnd() * (n - i))
                         hand = cards[j]
@@ -603,14 +599,14 @@ class Deal:
                 face_down = fds[seat]
                 while True:  # the chain, with greedy's answer to each decision in it
                     value = role[hand]
-                    if value == WILD:
+                    if value == wild:
                         slot = up.index(0, 1)  # the lowest face-down slot
                         if face_down > 1:  # more than one slot to choose from: a decision
                             act(WILD_BASE + slot)
                     elif value <= size:
                         held = up[value]
                         if held:
-                            if role[held] != WILD:
+                            if role[held] != wild:
                                 break
                             act(SWAP)
                             up[value] = hand
@@ -620,7 +616,7 @@ class Deal:
                         slot = value
                     else:
                         break
-                    if face_down == 1 and call:
+                    if call and face_down == 1:
                         act(CALL)
                         push(("call", seat))
                         self._next, self.turns, self.to_move, self.idle = i, turns, seat, idle
@@ -651,14 +647,11 @@ class Deal:
                 fds[seat] = face_down
                 discard.append(hand)
                 push(("discard", seat, hand))
-                if placed:
-                    after = 0
-                else:
-                    after = idle + 1
-                    if after % stall_every == 0 or after >= STALL_LIMIT:
-                        after = -1  # a stall check is due: take the general path
-                if after >= 0 and calm:
-                    idle = after
+                # on to the next seat here unless the general path is due: extra turns or a
+                # penalty owed (not calm), or a stall check after idle turns
+                if calm and (placed or ((after := idle + 1) % stall_every
+                                        and after < stall_limit)):
+                    idle = 0 if placed else after
                     seat = following[seat]
                     turns += 1
                     both = any_discard or (mode == _DISCARD_PLAYABLE
