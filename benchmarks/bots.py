@@ -460,7 +460,7 @@ def main() -> None:
                         choices=("ladder", "oracle", "expert", "room", "hint", "anchors"),
                         help="the sections to run (default: all)")
     parser.add_argument("--presets", nargs="+", default=None,
-                        help="rows of the oracle and expert tables (default: all nine)")
+                        help="rows of the oracle, expert and room tables (default: all nine)")
     parser.add_argument("--oracle-boards", type=int, default=100)
     parser.add_argument("--expert-boards", type=int, default=100)
     parser.add_argument("--hint-matches", type=int, default=40)
