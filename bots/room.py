@@ -14,9 +14,9 @@ greedy's move only when the choosing half favours another by two standard errors
 held-out half makes the estimate honest: when every action is worth the same, the pick
 is noise and its measured gain averages zero, instead of the positive bias the best of
 several noisy means has. Summed over a deal, the gains estimate what one step of policy
-improvement over greedy is worth: if no decision offers a gain, no honest bot can beat
-greedy (a policy that no one-step deviation improves is a best response), whatever its
-search depth.
+improvement over greedy is worth: where no decision offers a gain, greedy is a best
+response to itself at the positions its play reaches, and a deeper search could only find
+plans of several moves none of which pays on its own.
 
 ``room_match`` plays a greedy match (every seat) and measures every decision of every
 seat. Values are in shrink chance: 1 if the seat's layout shrinks at the end of the deal.
