@@ -35,8 +35,9 @@ class ExpertBot(CounterBot):
     """Monte Carlo look-ahead over sampled hidden cards."""
 
     name = "expert"
-    description = ("samples the unseen cards, plays each choice out with fast policies and "
-                   "picks the best, within a time budget per decision")
+    description = ("where a wild goes: samples the unseen cards, plays each slot out with "
+                   "fast policies and picks the best within a time budget; otherwise the "
+                   "counter's moves")
     params: ClassVar[dict[str, Param]] = {
         "samples": Param(128, "samples of the hidden cards per decision", 1, 100_000),
         "budget": Param(0.25, "seconds a decision may take at most", 0.001, 60.0),
@@ -67,8 +68,8 @@ class ExpertBot(CounterBot):
         (bots/room.py: 21,733 decisions under nine house rules), so it is played without
         sampling: take a discard that fits, else draw from the stock (a pass costs about 7
         points of the chance to shrink), swap, call. Weighing them anyway only let noise
-        through: under Kings wild the expert's rare departures there cost it against the
-        counter (48.4% [47.2, 49.6] on 1,000 boards)."""
+        through: under Kings wild its rare departures from a fitting discard were each
+        worse by 2.6 points on a 2,000-sample check."""
         decision = observation.decision
         if decision == "draw":
             return [DRAW_DISCARD if takes_discard(observation, legal) else DRAW_STOCK]
