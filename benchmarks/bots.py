@@ -386,6 +386,11 @@ def room_job(job: tuple[str, int, int, int, int]) -> Any:
                       derive_seed(seed, "room", preset, players, index), samples)
 
 
+def mean_gain_text(picks: list[Any]) -> str:
+    """The mean held-out gain of the picks, in points ("-" with none)."""
+    return f"{100 * sum(d.gain for d in picks) / len(picks):+.1f}" if picks else "-"
+
+
 def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, str, int]],
                  pool: ProcessPoolExecutor | None) -> None:
     from bots.room import KINDS
@@ -407,8 +412,7 @@ def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, 
         picks = [d for d in decisions if d.pick != d.greedy]
         for d in decisions:
             by_kind[d.kind].append(d)
-        pick_gain = (f"{100 * sum(d.gain for d in picks) / len(picks):+.1f}" if picks
-                     else "-")
+        pick_gain = mean_gain_text(picks)
         mean, low, high = mean_interval(deal_gains)
         print(f"{name:<17} {players:>2} {len(decisions):>9,} {len(picks):>11,}  "
               f"{pick_gain:>14}  {100 * mean:>+10.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"
@@ -423,8 +427,7 @@ def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, 
         picks = [d for d in found if d.pick != d.greedy]
         confirmed = sum(1 for d in picks if d.gain > 2 * d.error)
         ahead = sum(1 for d in found if d.best_other > 0)
-        pick_gain = (f"{100 * sum(d.gain for d in picks) / len(picks):+.1f}" if picks
-                     else "-")
+        pick_gain = mean_gain_text(picks)
         mean, low, high = mean_interval([d.alternative for d in found])
         print(f"{kind:<17} {len(found):>9,} {ahead:>13,} {len(picks):>11,}  {pick_gain:>14}  "
               f"{confirmed:>9,}  {100 * mean:>+8.2f} [{100 * low:+.2f}, {100 * high:+.2f}]")

@@ -31,6 +31,17 @@ from trash_tui.engine.sampling import sample_deal, unseen_cards
 MATCH_ROLLOUT_DEALS = 2000  # deals per whole-match rollout (for hints); matches end sooner
 
 
+def paired_gain(these: Sequence[float], those: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``these - those`` and its standard error."""
+    diffs = [a - b for a, b in zip(these, those, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else 0.0), 0.0
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    return mean, spread / math.sqrt(n)
+
+
 class ExpertBot(CounterBot):
     """Monte Carlo look-ahead over sampled hidden cards."""
 
@@ -82,15 +93,12 @@ class ExpertBot(CounterBot):
     def pick(self, values: dict[int, list[float]], default: int) -> int:
         """The default action unless another beats it clearly on the paired samples."""
         base = values[default]
-        n = len(base)
         best, best_gain = default, 0.0
         for action, samples in values.items():
-            if action == default or n < 2:
+            if action == default or len(base) < 2:
                 continue
-            diffs = [a - b for a, b in zip(samples, base, strict=True)]
-            mean = sum(diffs) / n
-            variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > best_gain and mean > self.confidence * math.sqrt(variance / n):
+            mean, error = paired_gain(samples, base)
+            if mean > best_gain and mean > self.confidence * error:
                 best, best_gain = action, mean
         return best
 
@@ -167,4 +175,4 @@ class ExpertBot(CounterBot):
         return min(1.0, max(estimates.values()))
 
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "paired_gain"]

@@ -24,11 +24,11 @@ seat. Values are in shrink chance: 1 if the seat's layout shrinks at the end of 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bots.builtin import greedy_policy
+from bots.expert import paired_gain
 from trash_tui.engine.actions import (
     CALL_CHOICE,
     DRAW,
@@ -113,17 +113,6 @@ def decision_room(observation: Observation, greedy: int, samples: int,
     return DecisionRoom(kind, greedy, pick, gain, error, alternative, best_other)
 
 
-def paired_gain(these: Sequence[float], those: Sequence[float]) -> tuple[float, float]:
-    """Mean of the paired differences and its standard error."""
-    diffs = [a - b for a, b in zip(these, those, strict=True)]
-    n = len(diffs)
-    if n < 2:
-        return (diffs[0] if diffs else 0.0), 0.0
-    mean = sum(diffs) / n
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    return mean, spread / math.sqrt(n)
-
-
 @dataclass
 class MatchRoom:
     """Every measured decision of one greedy match, and the gains summed per deal and seat
@@ -171,7 +160,6 @@ __all__ = [
     "MatchRoom",
     "decision_kind",
     "decision_room",
-    "paired_gain",
     "rollout_values",
     "room_match",
 ]
