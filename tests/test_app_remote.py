@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from trash_tui.app.app import LobbyScreen, create_app
+import pytest
+
+from trash_tui.app.app import LobbyScreen, TrashApp, create_app
 from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.players.rater import open_history
@@ -48,6 +50,36 @@ async def test_a_new_key_chooses_a_name_that_is_kept_for_the_next_visit(tmp_path
         board = again.screen
         assert isinstance(board, BoardScreen)
         assert board.controller.names[0] == "Alice"
+
+
+async def test_a_new_player_sees_the_lobby_only_once_the_name_is_chosen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby is built under the name prompt: no frame sent to the terminal shows it
+    alone before the name is chosen. (One did: a player, or the OpenSSH journey, pressed n
+    on it, and the prompt, back on top, took the key: no match.) Frames are seen where
+    Textual sends them (``App._display``, skipped in a batch update): if Textual renames
+    it, this test fails rather than passing blind."""
+    frames: list[str] = []
+    display = TrashApp._display
+
+    def record(app: TrashApp, screen, renderable) -> None:
+        if renderable is not None and not app._batch_count:
+            frames.append(type(app.screen).__name__)
+        display(app, screen, renderable)
+
+    monkeypatch.setattr(TrashApp, "_display", record)
+    app = remote_app(ALICE, tmp_path / "alice.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        assert any(isinstance(screen, LobbyScreen) for screen in app.screen_stack)
+        before = list(frames)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+    assert before and set(before) == {"NameScreen"}, before
+    assert "LobbyScreen" in frames
 
 
 async def test_an_empty_name_is_refused_with_a_reason(tmp_path: Path) -> None:

@@ -247,9 +247,12 @@ class TrashApp(App[None]):
         is, and whatever comes after the name owns its keys from its first frame."""
         if self.screen is not prompt or prompt.sitting:
             return  # (the size guard is over it, or the name came first: see below)
-        await self.pop_screen()  # (installed: the prompt and what is typed in it stay)
-        await self.push_screen(LobbyScreen())
-        await self.push_screen(prompt, callback=self.set_player_name)
+        # no frame is painted meanwhile: the lobby alone, shown for a moment, would invite
+        # a key (n) that the prompt, back on top, takes
+        with self.batch_update():
+            await self.pop_screen()  # (installed: the prompt and what is typed in it stay)
+            await self.push_screen(LobbyScreen())
+            await self.push_screen(prompt, callback=self.set_player_name)
 
     def set_player_name(self, name: str | None) -> None:
         """Register the name a new player chose (the lobby is under the prompt, or comes
