@@ -203,7 +203,28 @@ async def test_item_8_a_roomy_lobby_uses_the_room() -> None:
         box = large.screen.query_one("#lobby").region
         assert large.screen.query_one("#lobby-side").display
         assert box.width >= 130 > narrow.width
+        assert all(field.region.height == 3 for field in large.screen.query("Select"))
         assert "None yet" in str(large.screen.query_one("#lobby-last").render())
+
+
+async def test_item_8_the_lobby_follows_the_terminal_as_it_is_resized() -> None:
+    """Built for the size it starts at, restyled as the window changes: one-line fields
+    at 80x24, bordered fields and the last matches when roomy, and back."""
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        fields = list(lobby.query("Select"))
+        assert len(fields) == 5 and all(field.region.height == 1 for field in fields)
+        await pilot.resize_terminal(160, 48)
+        await pilot.pause()
+        assert all(field.region.height == 3 for field in fields)
+        assert lobby.query_one("#lobby-side").display
+        assert "None yet" in str(lobby.query_one("#lobby-last").render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert all(field.region.height == 1 for field in fields)
+        assert not lobby.query_one("#lobby-side").display
 
 
 async def test_item_9_the_palette_offers_no_new_match_during_a_match() -> None:

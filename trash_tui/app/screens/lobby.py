@@ -147,6 +147,9 @@ class LobbyScreen(Screen[None]):
         if preset is None:
             rules_choices.insert(0, ("your house rules", "custom"))
         level = _first_opponent(settings.seats)
+        # built for the terminal's size (``fit``): restyling it on mount costs a third of
+        # the lobby's first frame
+        compact = self.size_classes(app.size.width, app.size.height)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
             yield Static("", id="lobby-motd", markup=False)  # over SSH: the server's line
@@ -170,27 +173,32 @@ class LobbyScreen(Screen[None]):
                             yield Label("Game")
                             yield Select([("Trash (cards)", TRASH_GAME),
                                           ("Help Your Neighbor (dice)", NEIGHBOR_GAME)],
-                                         value=TRASH_GAME, allow_blank=False, id="lobby-game")
+                                         value=TRASH_GAME, allow_blank=False, id="lobby-game",
+                                         compact=compact)
                         with Vertical():
                             yield Label("Opponents")
                             yield Select(_opponents(settings.seats), value=level,
-                                         allow_blank=False, id="lobby-level")
+                                         allow_blank=False, id="lobby-level",
+                                         compact=compact)
                     with Horizontal(id="lobby-table"):
                         with Vertical():
                             yield Label("Players at the table")
                             yield Select([(f"{n} players", n) for n in range(2, 9)],
                                          value=min(8, max(2, len(settings.seats))),
-                                         allow_blank=False, id="lobby-players")
+                                         allow_blank=False, id="lobby-players",
+                                         compact=compact)
                         with Vertical():
                             yield Label("Humans (hot seat)")
                             yield Select([(f"{n} human{'s' if n > 1 else ''}", n)
                                           for n in range(1, 9)],
                                          value=max(1, settings.seats.count(HUMAN)),
-                                         allow_blank=False, id="lobby-humans")
+                                         allow_blank=False, id="lobby-humans",
+                                         compact=compact)
                     with Vertical(id="lobby-rules-row"):
                         yield Label("Rules")
                         yield Select(rules_choices, value=preset or "custom",
-                                     allow_blank=False, id="lobby-rules")
+                                     allow_blank=False, id="lobby-rules",
+                                     compact=compact)
                     yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
                     yield Static("", id="lobby-continue-note")
                     yield Static("", id="lobby-suggestion")
@@ -278,7 +286,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
                                                                   app.tables_link is None)
         self.seats_held = ()
-        self.fit(app.size.width, app.size.height)
+        self.fit(app.size.width, app.size.height)  # (composed for it: changes nothing)
+        self.show_last_matches()
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
@@ -302,18 +311,27 @@ class LobbyScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size.width, event.size.height)
 
-    def fit(self, width: int, height: int) -> None:
-        """Room between the buttons and fields three lines high from 30 lines on; from
-        ``ROOMY`` on, a wider box with the last matches beside the form."""
-        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+    def size_classes(self, width: int, height: int) -> bool:
+        """The screen's classes for a terminal of this size (before its fields exist:
+        cheap); whether the fields are compact."""
         tall = height >= 30
         self.set_class(tall, "-tall")
-        for select in self.query(Select):  # one line each below 30 lines: the notes fit
-            select.compact = not tall
+        self.set_class(width >= ROOMY[0] and height >= ROOMY[1], "-roomy")
+        return not tall
+
+    def fit(self, width: int, height: int) -> None:
+        """Room between the buttons and fields three lines high from 30 lines on; from
+        ``ROOMY`` on, a wider box with the last matches beside the form. Only what the
+        new size changes is restyled."""
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        tall = height >= 30
+        if tall != self.has_class("-tall"):
+            self.set_class(tall, "-tall")
+            for select in self.query(Select):  # one line each below 30 lines: notes fit
+                select.compact = not tall
         if roomy != self.has_class("-roomy"):
             self.set_class(roomy, "-roomy")
-            if roomy:
-                self.show_last_matches()
+            self.show_last_matches()
 
     def show_last_matches(self) -> None:
         """The player's last matches (a roomy lobby shows them beside the form)."""
