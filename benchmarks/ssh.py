@@ -50,7 +50,9 @@ server knows):
   It includes what a human move sets off: the bots' replies and the animation.
 * **CPU per first screen**: an app's CPU at the moment its first screen is complete (the
   name prompt shown and then no output for ``QUIET`` s; the app is idle then): median
-  and max.
+  and max. What a connection that never types costs; the lobby is built at the player's
+  first key, so the CPU from the name to the lobby, and in all to the lobby, are printed
+  under it.
 * **Proportional memory per session** (PSS from /proc/PID/smaps_rollup: the pages shared
   by the forked apps split between them) and RSS, sampled at the last moment the most
   sessions were up at once: median and max.
@@ -972,6 +974,13 @@ def report(outcome: Outcome) -> None:
     if first_cpu:
         print(f"CPU per first screen (an app's CPU when its name prompt is drawn): median "
               f"{statistics.median(first_cpu) * 1000:.0f} ms, max {max(first_cpu) * 1000:.0f} ms")
+    to_lobby = [p.match_cpu for p in players if p.match_cpu is not None]
+    sitting = [p.match_cpu - p.first_screen_cpu for p in players
+               if p.match_cpu is not None and p.first_screen_cpu is not None]
+    if to_lobby and sitting:
+        print(f"  then from the name to the lobby (built at the player's first key): median "
+              f"{statistics.median(sitting) * 1000:.0f} ms; in all to the lobby: median "
+              f"{statistics.median(to_lobby) * 1000:.0f} ms, max {max(to_lobby) * 1000:.0f} ms")
     memory = outcome.memory
     shares: list[float] = list(memory.proportional.values())
     if memory.sessions:

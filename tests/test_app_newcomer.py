@@ -476,13 +476,17 @@ async def test_item_6_enter_on_the_name_shows_at_once_and_repeats_are_ignored(
 
 async def test_item_6_a_key_typed_as_soon_as_the_lobby_shows_is_taken(tmp_path: Path) -> None:
     """A quick player who sees the lobby and types at once is not ignored: the lobby is
-    built under the name prompt, and the first key after the prompt is gone is its own."""
+    built under the name prompt (at the first key typed in it), and the first key after
+    the prompt is gone is its own."""
     app = create_app(Rules(), ["human", "greedy"], seed=3, animation="off",
                      owner="SHA256:new-key", remote=True, settings_path=tmp_path / "p.toml")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         prompt = app.screen
         assert isinstance(prompt, NameScreen)
+        await pilot.press("ctrl+u")
+        await pilot.pause()
+        assert app.screen is prompt
         assert isinstance(app.screen_stack[-2], LobbyScreen)  # built under the prompt
         prompt.query_one("Input").value = "Robin"
         prompt.choose()

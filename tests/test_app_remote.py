@@ -54,11 +54,12 @@ async def test_a_new_key_chooses_a_name_that_is_kept_for_the_next_visit(tmp_path
 
 async def test_a_new_player_sees_the_lobby_only_once_the_name_is_chosen(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lobby is built under the name prompt: no frame sent to the terminal shows it
-    alone before the name is chosen. (One did: a player, or the OpenSSH journey, pressed n
-    on it, and the prompt, back on top, took the key: no match.) Frames are seen where
-    Textual sends them (``App._display``, skipped in a batch update): if Textual renames
-    it, this test fails rather than passing blind."""
+    """A connection that never types costs the prompt only: the lobby is built under it
+    at the first key, which still lands in the name. No frame sent to the terminal shows
+    the lobby alone before the name is chosen. (One did: a player, or the OpenSSH
+    journey, pressed n on it, and the prompt, back on top, took the key: no match.)
+    Frames are seen where Textual sends them (``App._display``, skipped in a batch
+    update): if Textual renames it, this test fails rather than passing blind."""
     frames: list[str] = []
     display = TrashApp._display
 
@@ -72,14 +73,39 @@ async def test_a_new_player_sees_the_lobby_only_once_the_name_is_chosen(
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(5):
             await pilot.pause()
-        assert isinstance(app.screen, NameScreen)
+        prompt = app.screen
+        assert isinstance(prompt, NameScreen)
+        assert not any(isinstance(screen, LobbyScreen) for screen in app.screen_stack)
+        await pilot.press("ctrl+u", "A")
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen is prompt and prompt.query_one("Input").value == "A"
         assert any(isinstance(screen, LobbyScreen) for screen in app.screen_stack)
+        await pilot.press(*"lice")
         before = list(frames)
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, LobbyScreen)
+        assert isinstance(app.screen, LobbyScreen) and app.settings.name == "Alice"
     assert before and set(before) == {"NameScreen"}, before
     assert "LobbyScreen" in frames
+
+
+async def test_a_name_accepted_with_its_first_key_leads_to_a_lobby_that_takes_keys(
+        tmp_path: Path) -> None:
+    """Enter as the very first key (the suggested name kept): the lobby is built under
+    the prompt and the prompt leaves after it, in the app's order; n then starts a match."""
+    app = remote_app(ALICE, tmp_path / "alice.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("Input").value = "Alice"
+        await pilot.press("enter")
+        for _ in range(3):
+            await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert [type(screen) for screen in app.screen_stack].count(LobbyScreen) == 1
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
 
 
 async def test_an_empty_name_is_refused_with_a_reason(tmp_path: Path) -> None:

@@ -5,9 +5,10 @@ rules, seats, seed, animation, theme), so tests get a deterministic app and the 
 line gets the user's. The lobby is the base screen; every other screen (board, history,
 settings, tournaments, rules help) is pushed on top of it and imported only when opened,
 so the lobby appears quickly. A new SSH player's name prompt (at home: the first start's,
-when the settings file has no name yet) is pushed over the lobby,
-which is built under it: whatever screen comes after the name (the lobby, or a table
-joined by its code) is an ordinary screen that owns its keys from its first frame.
+when the settings file has no name yet) comes first, and the lobby is built under it at
+the player's first key (a connection that never types costs the prompt only): whatever
+screen comes after the name (the lobby, or a table joined by its code) is an ordinary
+screen that owns its keys from its first frame.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ class TrashApp(App[None]):
         self._matches = 0
         self._history: History | None = None
         self._history_failed = False
+        self.prompt_without_lobby: NameScreen | None = None  # the lobby waits for a key
 
     # --- settings ----------------------------------------------------------------------
     @property
@@ -134,11 +136,11 @@ class TrashApp(App[None]):
         self.set_keymap(self.settings.remapped_keys())
         prompt = self.name_prompt()
         if prompt is not None:
-            # a new key (or the first start at home): the name prompt first (cheap to
-            # draw); the lobby is built under it once the prompt is on the screen
+            # a new key (or the first start at home): the name prompt alone (cheap to
+            # draw); the lobby is built under it at the player's first key (on_event)
             self.install_screen(prompt, NAME_PROMPT)
             self.push_screen(prompt, callback=self.set_player_name)
-            self.call_after_refresh(self.build_lobby_under, prompt)
+            self.prompt_without_lobby = prompt
         else:
             self.push_screen(LobbyScreen())
         for problem in self.problems:
@@ -244,8 +246,10 @@ class TrashApp(App[None]):
     async def build_lobby_under(self, prompt: NameScreen) -> None:
         """Put the lobby under the name prompt, which is back on top before any key is
         handled (the app handles none while this runs): the lobby is ready when the name
-        is, and whatever comes after the name owns its keys from its first frame."""
-        if self.screen is not prompt or prompt.sitting:
+        is, and whatever comes after the name owns its keys from its first frame. Run in
+        the app's queue, so the prompt's dismissal (``NameScreen.leave``, queued there
+        too) comes before or after it, never in the middle."""
+        if self.screen is not prompt:
             return  # (the size guard is over it, or the name came first: see below)
         # no frame is painted meanwhile: the lobby alone, shown for a moment, would invite
         # a key (n) that the prompt, back on top, takes
@@ -299,8 +303,12 @@ class TrashApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |
-                      events.MouseScrollUp):
+                      events.MouseScrollUp | events.Paste):
             self.last_input = time.monotonic()
+            prompt = self.prompt_without_lobby
+            if prompt is not None:  # the first key on the name prompt: the lobby now,
+                self.prompt_without_lobby = None  # queued before the key takes effect
+                self.call_later(self.build_lobby_under, prompt)
         await super().on_event(event)
 
     def check_player_idle(self) -> None:

@@ -2,7 +2,7 @@
 
 ``NameScreen`` asks a new player (a key seen for the first time, or at home the first
 start: a settings file with no name yet, ``local``) for the name shown at the table, over
-the lobby (built under it meanwhile); it dismisses with the name. Enter
+the lobby (built under it at the player's first key); it dismisses with the name. Enter
 shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
 reaches it (``sitting``): a second Enter never bubbles up to the screen that comes next
 (the lobby, or a table joined by its code), which owns its keys from its first frame.
@@ -103,7 +103,7 @@ class NameScreen(ModalScreen[str | None]):
 
     def action_keep(self) -> None:
         if self.local and not (self.query_one(Input).value.strip() or self.suggestion):
-            self.dismiss(None)  # at home: asked again at the next start
+            self.leave(None)  # at home: asked again at the next start
             return
         self.query_one(Input).value = self.query_one(Input).value or self.suggestion
         self.choose()
@@ -125,12 +125,13 @@ class NameScreen(ModalScreen[str | None]):
         button.label = "Sitting down…"
         button.disabled = True
         # drawn first, then the (slower) lobby
-        self.call_after_refresh(self.sit_down, name.strip())
+        self.call_after_refresh(self.leave, name.strip())
 
-    def sit_down(self, name: str) -> None:
-        """Leave with the name (not awaited here: a screen cannot wait for its own
-        dismissal)."""
-        self.dismiss(name)
+    def leave(self, name: str | None) -> None:
+        """Dismiss the prompt with the name (None: not now), in the app's queue: never
+        while the app has this prompt off the stack to build the lobby under it
+        (``TrashApp.build_lobby_under``, queued there too)."""
+        self.app.call_later(self.dismiss, name)
 
 
 class LocalNameScreen(NameScreen):
