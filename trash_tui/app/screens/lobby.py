@@ -147,8 +147,7 @@ class LobbyScreen(Screen[None]):
         if preset is None:
             rules_choices.insert(0, ("your house rules", "custom"))
         level = _first_opponent(settings.seats)
-        # built for the terminal's size (``fit``): restyling it on mount costs a third of
-        # the lobby's first frame
+        # built for the terminal's size (``fit``), not restyled for it once mounted
         compact = self.size_classes(app.size.width, app.size.height)
         with Vertical(id="lobby"):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
@@ -287,7 +286,6 @@ class LobbyScreen(Screen[None]):
                                                                   app.tables_link is None)
         self.seats_held = ()
         self.fit(app.size.width, app.size.height)  # (composed for it: changes nothing)
-        self.show_last_matches()
         self.show_unfinished()
         self.show_suggestion()
         self.ask_seats_held()
@@ -311,20 +309,25 @@ class LobbyScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size.width, event.size.height)
 
+    @staticmethod
+    def shape(width: int, height: int) -> tuple[bool, bool]:
+        """(tall, roomy) for a terminal of this size: room between the buttons and
+        fields three lines high from 30 lines on; from ``ROOMY`` on, a wider box with the
+        last matches beside the form."""
+        return height >= 30, width >= ROOMY[0] and height >= ROOMY[1]
+
     def size_classes(self, width: int, height: int) -> bool:
         """The screen's classes for a terminal of this size (before its fields exist:
         cheap); whether the fields are compact."""
-        tall = height >= 30
+        tall, roomy = self.shape(width, height)
         self.set_class(tall, "-tall")
-        self.set_class(width >= ROOMY[0] and height >= ROOMY[1], "-roomy")
+        self.set_class(roomy, "-roomy")
         return not tall
 
     def fit(self, width: int, height: int) -> None:
-        """Room between the buttons and fields three lines high from 30 lines on; from
-        ``ROOMY`` on, a wider box with the last matches beside the form. Only what the
-        new size changes is restyled."""
-        roomy = width >= ROOMY[0] and height >= ROOMY[1]
-        tall = height >= 30
+        """The lobby for a new terminal size (``shape``): only what it changes is
+        restyled."""
+        tall, roomy = self.shape(width, height)
         if tall != self.has_class("-tall"):
             self.set_class(tall, "-tall")
             for select in self.query(Select):  # one line each below 30 lines: notes fit
