@@ -14,7 +14,8 @@ PACKAGES = ("trash_tui", "bots")
 #: Each layer by its modules' names (a name stands for the module and everything under it).
 LAYERS = {
     "rules": ("trash_tui.__init__", "trash_tui.cards", "trash_tui.rules", "trash_tui.presets",
-              "trash_tui.games", "trash_tui.rules_file", "trash_tui.text", "trash_tui.toml_file"),
+              "trash_tui.games", "trash_tui.rules_file", "trash_tui.text", "trash_tui.toml_file",
+              "trash_tui.standing"),
     "engine": ("trash_tui.engine", "trash_tui.neighbor"),
     "bots": ("bots",),
     # the history database and the rating as a value it keeps; the rating model and the

@@ -125,11 +125,11 @@ def test_a_shared_match_in_play_cannot_be_deleted_from_a_history(tmp_path: Path)
         match_id = history.matches.start_match(SHARED_OWNER, {}, ["human", "human"], ["a", "b"], 3)
         history.matches.add_match_players(match_id, [(0, "ann"), (1, "bob")])
         with pytest.raises(MatchInPlay, match="still being played") as refused:
-            history.matches.forget_match_player(match_id, "ann")
+            history.matches.remove_from_history(match_id, "ann")
         assert "\n" not in str(refused.value)
         history.matches.finish_match(match_id, "a", 2, {"places": [1, 2], "abandoned": False}, {})
         assert [s["player"] for s in rated(history, match_id)] == ["ann", "bob"]  # rated
-        history.matches.forget_match_player(match_id, "ann")  # over: it may go now
+        history.matches.remove_from_history(match_id, "ann")  # over: it may go now
         assert history.matches.of_player("ann") == [] and len(history.matches.of_player("bob")) == 1
         assert history.players.rating("ann", TRASH) is not None
 

@@ -212,7 +212,7 @@ async def test_the_end_of_a_rated_match_tells_the_table_the_ratings_it_moved(
                                rules=Rules(start_size=3).to_dict())
         await bob.send({"op": "join", "code": created["code"]})
         await play_out([ann, bob])
-        message = await bob.wait_for("ratings")
+        message = await bob.wait_for("result")
     with open_history(tmp_path / "history.sqlite3") as history:
         expected = []
         for seat, (identity, name) in enumerate((("key:ann", "Ann"), ("key:bob", "Bob"))):

@@ -120,7 +120,9 @@ def _length(row: MatchRow) -> str:
 
 
 def _outcome(row: MatchRow) -> str:
-    return f"won by {visible(row.winner)}" if row.outcome == "won" else visible(row.outcome)
+    if row.outcome == "won":
+        return "won by " + ", ".join(visible(name) for name in row.winner_names)
+    return visible(row.outcome)
 
 
 history_option = click.option(

@@ -18,8 +18,15 @@ opens the same match in two terminals, the latest one plays on and the other sto
 instead of mixing two games in one.
 
 A shared table's match records who sat where (``match_players``: it is in each of their
-histories) and who is away from it (``match_leavers``: they left it, or their connection
-dropped; coming back takes them out); those still away when it ends abandoned it.
+histories) and who is away from it (``match_leavers``: they left it, their connection
+dropped, or their turn clock ran out; coming back takes them out); those still away when
+it ends left it, and its standing puts them last (``trash_tui/standing.py``: a row's
+``left`` seats, its ``winner_names``).
+
+Deleting a finished match from a history hides it there (``hidden_matches``): its replay
+is gone from that player's list, its result still counts in their statistics as it does
+in their rating. Only an unfinished match of the app is deleted for good (it has no
+result).
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from trash_tui.history.database import (
     MatchTaken,
 )
 from trash_tui.history.players import FinishedMatch, Players
+from trash_tui.standing import winners
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -95,6 +103,11 @@ CREATE TABLE IF NOT EXISTS match_leavers (
     identity TEXT NOT NULL,
     PRIMARY KEY (match_id, identity)
 );
+CREATE TABLE IF NOT EXISTS hidden_matches (
+    match_id INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    PRIMARY KEY (identity, match_id)
+);
 """
 
 
@@ -118,6 +131,7 @@ class MatchRow:
     result: dict[str, Any] | None
     record: dict[str, Any] | None = None
     game: str = TRASH  # trash_tui.games: "trash" or "help-your-neighbor"
+    left: frozenset[int] = frozenset()  # a shared table's seats whose players left it
 
     @property
     def shared(self) -> bool:
@@ -126,16 +140,32 @@ class MatchRow:
         return self.owner == SHARED_OWNER
 
     @property
+    def winner_names(self) -> list[str]:
+        """Who won a finished match: its winner's name, or at a shared table where
+        players left, the first once they are last (``trash_tui/standing.py``: none when
+        everybody left, several on a tie)."""
+        if self.status != FINISHED or (self.result and self.result.get("abandoned")):
+            return []
+        places = self.result.get("places") if self.result else None
+        if (self.left and isinstance(places, list) and len(places) == len(self.names)
+                and all(isinstance(p, int) and not isinstance(p, bool) for p in places)):
+            return [str(self.names[seat]) for seat in winners(places, self.left)]
+        return [self.winner] if self.winner else []
+
+    @property
     def outcome(self) -> str:
         """"unfinished", "abandoned" (given up by its player, or too many void deals),
-        "won" (by ``winner``) or "no winner"."""
+        "won" (by ``winner_names``), "everyone left" (a shared table where every player
+        left before the end) or "no winner"."""
         if self.status == ABANDONED:
             return "abandoned"
         if self.status != FINISHED:
             return "unfinished"
         if self.result and self.result.get("abandoned"):
             return "abandoned"
-        return "won" if self.winner else "no winner"
+        if self.winner_names:
+            return "won"
+        return "everyone left" if self.left else "no winner"
 
     @property
     def seconds(self) -> float:
@@ -144,14 +174,17 @@ class MatchRow:
 
 
 _MATCH_COLUMNS = ("id, owner, started, updated, status, rules, seats, names, seed, actions, "
-                  "deals, winner, result, game")
+                  "deals, winner, result, game, (SELECT group_concat(p.seat) FROM "
+                  "match_leavers l JOIN match_players p ON p.match_id = l.match_id AND "
+                  "p.identity = l.identity WHERE l.match_id = matches.id)")
 
 
 def _match_row(row: Sequence[Any], record: str | None = None) -> MatchRow:
+    left = frozenset(int(seat) for seat in str(row[14]).split(",")) if row[14] else frozenset()
     return MatchRow(int(row[0]), row[1], row[2], row[3], row[4], json.loads(row[5]),
                     json.loads(row[6]), json.loads(row[7]), int(row[8]), int(row[9]),
                     int(row[10]), row[11], json.loads(row[12]) if row[12] else None,
-                    json.loads(record) if record else None, row[13])
+                    json.loads(record) if record else None, row[13], left)
 
 
 #: Columns added to ``matches`` after its first version, with how they are declared.
@@ -267,12 +300,17 @@ class Matches:
         return actions
 
     def of_player(self, owner: str, status: str | None = None, limit: int = 500,
-                shared: bool = True) -> list[MatchRow]:
+                shared: bool = True, hidden: bool = False) -> list[MatchRow]:
         """An owner's matches (all, or those with ``status``), the latest played first;
-        with ``shared``, also the shared tables' matches the owner sat at."""
+        with ``shared``, also the shared tables' matches the owner sat at; with
+        ``hidden``, also those the owner deleted from their history (their results still
+        count: the statistics read them)."""
         where = "(owner = ?" + (" OR id IN (SELECT match_id FROM match_players WHERE "
                                 "identity = ?))" if shared else ")")
         params: tuple[Any, ...] = (owner, owner) if shared else (owner,)
+        if not hidden:
+            where += " AND id NOT IN (SELECT match_id FROM hidden_matches WHERE identity = ?)"
+            params = (*params, owner)
         if status:
             where += " AND status = ?"
             params = (*params, status)
@@ -298,25 +336,37 @@ class Matches:
                             "status = ?", (ABANDONED, match_id, PLAYING))
 
     def delete_match(self, match_id: int) -> None:
-        """Forget a match and its actions."""
+        """Forget a match and its actions (an unfinished match of the app: one with a
+        result is hidden instead, ``hide_match``)."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
             self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
 
-    def forget_match_player(self, match_id: int, identity: str) -> None:
-        """Take a shared table's match out of one player's history (the others keep it).
-        MatchInPlay (one line) while the match is being played: who sat where is what the
-        rating reads when it ends, so it stays until then."""
+    def remove_from_history(self, match_id: int, identity: str) -> bool:
+        """Take a match out of ``identity``'s history. An unfinished match of their own
+        (the app's) is deleted for good; any other is hidden from their list, its result
+        still counting in their statistics and rating (and the other players keep it).
+        Returns whether it was deleted for good. MatchInPlay (one line) while a shared
+        table's match is being played: who sat where is what the rating reads when it
+        ends, so it stays until then."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            row = self.db.execute("SELECT status FROM matches WHERE id = ?",
+            row = self.db.execute("SELECT status, owner FROM matches WHERE id = ?",
                                   (match_id,)).fetchone()
-            if row is not None and row[0] == PLAYING:
+            if row is None:
+                return False
+            status, owner = row
+            if status == PLAYING and owner == SHARED_OWNER:
                 raise MatchInPlay(f"match {match_id} is still being played at its table: it "
                                   "can be deleted once it is over")
-            self.db.execute("DELETE FROM match_players WHERE match_id = ? AND identity = ?",
-                            (match_id, identity))
+            if status == PLAYING and owner == identity:
+                self.db.execute("DELETE FROM match_actions WHERE match_id = ?", (match_id,))
+                self.db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+                return True
+            self.db.execute("INSERT OR IGNORE INTO hidden_matches (match_id, identity) "
+                            "VALUES (?, ?)", (match_id, identity))
+            return False
 
     # --- the SSH server's shared tables -------------------------------------------------
     def save_table(self, table_id: int | None, code: str, host: str, status: str,
@@ -431,25 +481,6 @@ class Matches:
                     f"({marks}) AND json_valid(record)", chunk):
                 if isinstance(first, int):
                     found[int(match_id)] = first
-        return found
-
-    def left_matches(self, identity: str) -> set[int]:
-        """The shared tables' matches ``identity`` left before their end (abandoned)."""
-        return {int(r[0]) for r in self.db.execute(
-            "SELECT match_id FROM match_leavers WHERE identity = ?", (identity,))}
-
-    def leaver_seats(self, match_ids: Sequence[int]) -> dict[int, set[int]]:
-        """The seats of those who abandoned each of these shared tables' matches (not back
-        when it ended), by match."""
-        found: dict[int, set[int]] = {}
-        for start in range(0, len(match_ids), 500):
-            chunk = list(match_ids[start:start + 500])
-            marks = ", ".join("?" for _ in chunk)
-            for match_id, seat in self.db.execute(
-                    "SELECT l.match_id, p.seat FROM match_leavers l JOIN match_players p ON "
-                    f"p.match_id = l.match_id AND p.identity = l.identity WHERE l.match_id IN "
-                    f"({marks})", chunk):
-                found.setdefault(int(match_id), set()).add(int(seat))
         return found
 
     def match_seats_of(self, identity: str) -> dict[int, int]:

@@ -16,9 +16,11 @@ Which matches are rated, and how (``rated_seats``):
   no anchor (a player's own bot), is not rated;
 - the places of the result: Trash's ``places`` (equal places tie), the dice game's winner
   first and then by markers covered; a human who is not back at a shared table when its
-  match ends — they left with esc or their connection dropped — abandoned it: they are
+  match ends — they left with esc, their connection dropped, or their turn clock ran out
+  and they pressed no key since — abandoned it: they are
   last, whatever the stand-in did for them, and several such leavers tie for last place
-  (``final_places``, which the statistics use too).
+  (``trash_tui/standing.py``, which the standings box, the history and the statistics
+  read too).
 
 Bots keep their anchors: a match moves only the people's ratings.
 """
@@ -33,6 +35,7 @@ from typing import Any
 
 from trash_tui.games import NEIGHBOR, TRASH
 from trash_tui.players.rating import Rating
+from trash_tui.standing import final_places, ranked
 
 HUMAN = "human"
 
@@ -55,18 +58,6 @@ class RatedSeat:
         return cls(int(data["rank"]), data.get("player"), data.get("bot"))
 
 
-def _places(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4)."""
-    order = sorted(range(len(keys)), key=lambda s: keys[s])
-    places = [0] * len(keys)
-    for position, seat in enumerate(order):
-        if position and keys[seat] == keys[order[position - 1]]:
-            places[seat] = places[order[position - 1]]
-        else:
-            places[seat] = position + 1
-    return places
-
-
 def result_places(game: str, result: Mapping[str, Any] | None, players: int
                   ) -> list[int] | None:
     """The places (1 first) of a finished match's result, or None when it has none (a
@@ -85,18 +76,9 @@ def result_places(game: str, result: Mapping[str, Any] | None, players: int
         if (not isinstance(winner, int) or not isinstance(covered, list) or
                 len(covered) != players or not all(isinstance(c, int) for c in covered)):
             return None
-        return _places([(0 if seat == winner else 1, -covered[seat])
+        return ranked([(0 if seat == winner else 1, -covered[seat])
                         for seat in range(players)])
     return None
-
-
-def final_places(places: Sequence[int], left: Collection[int]) -> list[int]:
-    """The places of a match's seats once the seats in ``left`` (humans who were not back
-    at a shared table when its match ended) are put last: the others keep their order,
-    and every leaver shares the last place (4 seats, 2 leavers: 1, 2, 3, 3). The one rule
-    for the rating and the statistics."""
-    return _places([(1, 0) if seat in left else (0, place)
-                    for seat, place in enumerate(places)])
 
 
 def rated_seats(game: str, owner: str, specs: Sequence[Any], result: Mapping[str, Any] | None,

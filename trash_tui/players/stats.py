@@ -5,8 +5,10 @@ bots, people) and by rules preset; the mean place at tables of 3 or more; deals 
 (turns per game for the dice game); the best winning streak; how often they moved first
 (and won then); and their rating after each rated match, for the chart. A match counts
 once it is finished; a match given up at home is only counted as given up. Not being
-back at a shared table when its match ends (left, or dropped) is last place, several
-such leavers tying, with the rating's own rule (``model.final_places``).
+at one's seat of a shared table when its match ends (left, dropped, or the clock ran out
+with no key since) is last place, several such leavers tying, and never a win, with the
+rating's own rule (``trash_tui/standing.py``). A match deleted from one's history is
+hidden there, not forgotten: it still counts here, as it does in the rating.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from trash_tui.history import FINISHED, History, MatchRow
 from trash_tui.players.anchors import load_anchors, tied_levels
 from trash_tui.players.model import (
     HUMAN,
-    final_places,
     nearest_level,
     result_places,
     wilson_interval,
@@ -30,6 +31,7 @@ from trash_tui.players.rating import PROVISIONAL_MATCHES, Rating, shown_rating
 from trash_tui.players.repair import ensure_ratings
 from trash_tui.presets import preset_name_of
 from trash_tui.rules import Rules, RulesError
+from trash_tui.standing import final_places, won
 
 MATCH_LIMIT = 100_000
 
@@ -147,12 +149,12 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
     """``identity``'s statistics in ``game`` (``name``: how to call them, cleaned);
     ratings that went missing while their results are kept are rebuilt first."""
     ensure_ratings(history)
-    rows = [row for row in history.matches.of_player(identity, limit=MATCH_LIMIT)
+    rows = [row for row in history.matches.of_player(identity, limit=MATCH_LIMIT,
+                                                     hidden=True)
             if row.game == game]
     given_up = sum(1 for row in rows if row.outcome == "abandoned")
     seats_at_tables = history.matches.match_seats_of(identity)
-    leavers = history.matches.leaver_seats([row.id for row in rows if row.shared])
-    played: list[tuple[MatchRow, int, int]] = []  # (row, seat, place), oldest first
+    played: list[tuple[MatchRow, int, int, bool]] = []  # (row, seat, place, won), oldest first
     for row in sorted(rows, key=lambda r: (r.updated, r.id)):
         if row.status != FINISHED:
             continue
@@ -165,28 +167,26 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
             seat = next((i for i, spec in enumerate(row.seats) if spec == HUMAN), None)
         if seat is None or seat >= len(places):
             continue
-        if row.shared:
-            places = final_places(places, leavers.get(row.id, set()))
-        place = places[seat]
-        played.append((row, seat, place))
-    wins = [place == 1 for _row, _seat, place in played]
+        left = row.left if row.shared else frozenset()
+        played.append((row, seat, final_places(places, left)[seat], won(places, left, seat)))
+    wins = [won_it for _row, _seat, _place, won_it in played]
     by_opponents: dict[str, list[int]] = {}
     by_rules: dict[str, list[int]] = {}
-    for (row, seat, _place), won in zip(played, wins, strict=True):
+    for row, seat, _place, won_it in played:
         for counts, label in ((by_opponents, opponents_label(row.seats, seat)),
                               (by_rules, rules_label(row))):
             entry = counts.setdefault(label, [0, 0])
             entry[0] += 1
-            entry[1] += int(won)
+            entry[1] += int(won_it)
     streak = best = 0
-    for won in wins:
-        streak = streak + 1 if won else 0
+    for won_it in wins:
+        streak = streak + 1 if won_it else 0
         best = max(best, streak)
-    big = [place for row, _seat, place in played if len(row.seats) >= 3]
-    firsts = history.matches.first_players([row.id for row, _seat, _place in played])
-    first_games = [(won, firsts[row.id] == seat) for (row, seat, _p), won in
-                   zip(played, wins, strict=True) if row.id in firsts]
-    moved_first = [won for won, first in first_games if first]
+    big = [place for row, _seat, place, _won in played if len(row.seats) >= 3]
+    firsts = history.matches.first_players([row.id for row, _seat, _place, _won in played])
+    first_games = [(won_it, firsts[row.id] == seat) for (row, seat, _p, won_it) in played
+                   if row.id in firsts]
+    moved_first = [won_it for won_it, first in first_games if first]
     rated = history.players.rating(identity, game)
     anchors = load_anchors().get(game, {})
     return PlayerStats(
@@ -194,7 +194,7 @@ def player_stats(history: History, identity: str, game: str, name: str) -> Playe
         overall=WinRate("all", len(played), sum(wins)),
         by_opponents=_rates(by_opponents), by_rules=_rates(by_rules), given_up=given_up,
         mean_place=statistics.fmean(big) if big else None, matches_3plus=len(big),
-        deals_per_match=(statistics.fmean(row.deals for row, _s, _p in played)
+        deals_per_match=(statistics.fmean(row.deals for row, _s, _p, _w in played)
                          if played else None),
         best_streak=best,
         first_share=len(moved_first) / len(first_games) if first_games else None,

@@ -26,8 +26,10 @@ lines; a ``notice``).
 The service also sends, unasked: ``update``, ``notice`` (one line for the table), ``chat``,
 ``closed`` (``why``: the table is saved and closed), ``left`` with a ``why`` (this session
 no longer gets the table's updates, e.g. the player sat down there in another session),
-and at the end of a rated match ``{"op": "ratings", "changes": [{"seat", "name",
-"before", "after"}, ...]}`` (the human seats' shown ratings, as on the leaderboard). From
+and at the end of a match ``{"op": "result", "left": [seat, ...], "changes": [{"seat",
+"name", "before", "after"}, ...]}`` (the seats whose players had left, last in the
+standing; the human seats' shown ratings, as on the leaderboard, when it was rated; also
+sent to whoever comes to watch the finished table). From
 the server's operator (``trash admin``): ``say`` (``text``, ``seconds``: a notice for every
 session, gone after its time), ``motd`` (``text``: the message of the day, "" for none;
 also sent after ``welcome``) and ``kicked`` (``why``: the session is ended).

@@ -272,13 +272,9 @@ class TableService:
         except (TableError, HistoryError, KeyError, TypeError, ValueError) as exc:
             self.report(f"table {row.get('id')} cannot be restored: {exc}", "")
             return None
-        for seat in table.seats:
-            seat.away = seat.identity is not None  # until they come back
-        if table.status == PLAYING and table.match_id is not None:  # everyone dropped:
-            match_id = table.match_id  # not back when it ends is having left
-            away = [seat.identity for seat in table.seats if seat.identity is not None]
-            history = self._history()
-            await self.run(lambda: [history.matches.mark_left(match_id, who) for who in away])
+        for index, seat in enumerate(table.seats):  # everyone dropped: away until back
+            if seat.identity is not None:
+                await self.set_away(table, index, True)
         table.empty_since = asyncio.get_running_loop().time()
         self.tables[table.id] = table
         self.pump(table)
@@ -547,9 +543,25 @@ class TableService:
         table.empty_since = None
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
+        if table.result is not None:  # a finished match: its standing as kept
+            client.send(table.result)
         if waited:  # a table nobody was at waited: it plays on now
             self.pump(table)
         self.broadcast(table)
+
+    async def set_away(self, table: Table, seat: int, away: bool) -> bool:
+        """The one door for whether the player of ``seat`` is away (the stand-in plays
+        for them: they left, dropped, or their clock ran out) or back; returns whether it
+        changed. While the match is in play the history keeps it too: whoever is away when
+        the match ends has left it, last in its standing (``trash_tui/standing.py``)."""
+        state = table.seats[seat]
+        if state.away == away:
+            return False
+        state.away = away
+        if table.status == PLAYING and table.match_id is not None and state.identity:
+            match_id, identity, history = table.match_id, state.identity, self._history()
+            await self.run(lambda: history.matches.mark_left(match_id, identity, away))
+        return True
 
     async def enter(self, table: Table, client: Client, seat: int) -> None:
         """``client`` is at its seat ``seat`` of ``table`` now (and back from away)."""
@@ -563,11 +575,7 @@ class TableService:
         table.empty_since = None
         client.table, client.seat = table, seat
         state = table.seats[seat]
-        was_away = state.away
-        state.away = False
-        if table.status == PLAYING and table.match_id is not None:  # back: not abandoned
-            match_id, identity = table.match_id, client.identity or ""
-            await self.run(lambda: self._history().matches.mark_left(match_id, identity, False))
+        was_away = await self.set_away(table, seat, False)
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
@@ -601,10 +609,7 @@ class TableService:
                     await self.close_table(table, "the host left before the match began")
                     return
             elif seat is not None and table.status == PLAYING:
-                table.seats[seat].away = True
-                if table.match_id is not None:  # left or dropped: abandoning the match,
-                    match_id = table.match_id  # unless they are back before it ends
-                    await self.run(lambda: self._history().matches.mark_left(match_id, identity))
+                await self.set_away(table, seat, True)  # left or dropped: until back
                 how = why or ("lost the connection" if dropped else "left")
                 self.tell(table, f"{table.seats[seat].name} {how}: the stand-in plays for "
                                  "them until they are back.")
@@ -662,6 +667,9 @@ class TableService:
             match_id = controller.match_id or 0
             await self.run(lambda: history.matches.add_match_players(match_id, players))
             table.status = PLAYING
+            for index, seat in enumerate(table.seats):  # dropped while it waited
+                if seat.identity is not None and seat.identity not in table.members:
+                    await self.set_away(table, index, True)
             await self.save(table)
         self.tell(table, "The match begins.")
         self.pump(table)
@@ -685,7 +693,7 @@ class TableService:
                 raise TableError("the table moved on meanwhile: look again")
             if action not in controller.legal():
                 raise TableError("that move is not allowed now")
-            table.seats[client.seat].away = False
+            await self.set_away(table, client.seat, False)
             table.deadline = None
             await self.run(lambda: controller.play(action))
         self.after_move(table)
@@ -695,8 +703,7 @@ class TableService:
         if table is None or client.seat is None:
             return
         seat = table.seats[client.seat]
-        if seat.away:
-            seat.away = False
+        if await self.set_away(table, client.seat, False):
             self.tell(table, f"{seat.name} is back.", besides=client)
             client.send({"op": "notice", "text": "You have your seat back."})
             self.pump(table)
@@ -1028,7 +1035,7 @@ class TableService:
         if controller is None or controller.over or not controller.waiting_for_human:
             return
         seat = table.seats[controller.to_move]
-        seat.away = True
+        await self.set_away(table, controller.to_move, True)  # (no key since: left)
         await self.save(table)
         self.tell(table, f"{seat.name} ran out of time: the stand-in plays for them "
                          "(any key takes the seat back).")
@@ -1045,23 +1052,31 @@ class TableService:
             raise
         table.empty_since = asyncio.get_running_loop().time()
         self.broadcast(table)
-        await self.send_ratings(table)
+        await self.send_result(table)
 
-    async def send_ratings(self, table: Table) -> None:
-        """Tell the table how the finished match moved its players' ratings (the shown
-        rating, as on the leaderboard), once the history has rated it."""
+    async def send_result(self, table: Table) -> None:
+        """Tell the table the finished match's standing as the history keeps it: the
+        seats whose players had left (last: ``trash_tui/standing.py``) and how the match
+        moved the players' ratings (the shown rating, as on the leaderboard). Read from
+        the history that rated it, so the standings box says what History, the statistics
+        and the rating say. Kept for whoever comes to watch the finished table."""
         if table.match_id is None:
             return
         match_id, history = table.match_id, self._history()
-        moved = await self.run(lambda: history.players.match_rating_changes(match_id))
+
+        def read() -> tuple[frozenset[int], dict[str, Any]]:
+            return (history.matches.get_match(match_id).left,
+                    history.players.match_rating_changes(match_id))
+
+        left, moved = await self.run(read)
         changes = [{"seat": index, "name": seat.name,
                     "before": float(display(moved[seat.identity][0].mu)),
                     "after": float(display(moved[seat.identity][1].mu))}
                    for index, seat in enumerate(table.seats)
                    if seat.identity is not None and seat.identity in moved]
-        if changes:
-            for client in self.audience(table):
-                client.send({"op": "ratings", "changes": changes})
+        table.result = {"op": "result", "left": sorted(left), "changes": changes}
+        for client in self.audience(table):
+            client.send(table.result)
 
     async def close_table(self, table: Table, why: str) -> None:
         """Save and close ``table`` (its host can reopen it while it has a match)."""

@@ -179,6 +179,7 @@ class Table:
     empty_since: float | None = None  # when the last one connected left (loop time)
     deals_seen: int = 0  # finished deals the service has paced (a pause after each)
     failures: int = 0  # steps (bots, stand-ins, the clock) that failed in a row
+    result: dict[str, Any] | None = None  # the finished match's ``result`` message
     opened: float = field(default_factory=time.time)  # when it was opened (or restored)
     chat: deque[dict[str, Any]] = field(  # the last chat lines, for those who arrive later
         default_factory=lambda: deque(maxlen=CHAT_KEPT))

@@ -84,11 +84,14 @@ def rules_text(rules: dict[str, object]) -> str:
         return "unknown rules"
 
 
-def outcome_text(row: MatchRow) -> str:
+def outcome_text(row: MatchRow, seat: int | None = None) -> str:
     """The result column: "★ winner", "▶ unfinished", "abandoned" (given up, or too many
-    void deals) or "no winner"."""
+    void deals), "everyone left" or "no winner"; "you left · " first when ``seat`` (the
+    player's, at a shared table) left before the end (last: ``trash_tui/standing.py``)."""
     outcome = row.outcome
-    return {"won": f"★ {clean(row.winner)}", "unfinished": "▶ unfinished"}.get(outcome, outcome)
+    text = {"won": "★ " + ", ".join(clean(name) for name in row.winner_names),
+            "unfinished": "▶ unfinished"}.get(outcome, outcome)
+    return f"you left · {text}" if seat is not None and seat in row.left else text
 
 
 def cell(text: str) -> Text:
@@ -119,6 +122,7 @@ class HistoryScreen(Screen[None]):
         self.history = history
         self.owner = owner
         self.rows: list[MatchRow] = []
+        self.seats: dict[int, int] = {}  # the player's seat at each shared table's match
         self.armed_delete: int | None = None  # the match a first Delete press chose
         self.wide = False  # the table has every column (a wide screen)
         # said on the line under the table while the match selected then stays selected
@@ -145,6 +149,7 @@ class HistoryScreen(Screen[None]):
         """(Re)read the matches from the database."""
         try:
             self.rows = self.history.matches.of_player(self.owner)
+            self.seats = self.history.matches.match_seats_of(self.owner)
         except HistoryError as exc:
             self.rows = []
             self.notify(str(exc), severity="error")
@@ -158,7 +163,8 @@ class HistoryScreen(Screen[None]):
             table.add_columns(*columns)
         else:
             table.clear()
-        results = [shortened(outcome_text(row), RESULT_WIDTH) for row in self.rows]
+        results = [shortened(outcome_text(row, self.seats.get(row.id)), RESULT_WIDTH)
+                   for row in self.rows]
         unused = RESULT_WIDTH - max((cell_len(text) for text in results), default=0)
         room = max(MIN_PLAYERS_WIDTH,
                    width - (WIDE_OTHERS if self.wide else NARROW_OTHERS) + max(unused, 0))
@@ -219,6 +225,9 @@ class HistoryScreen(Screen[None]):
             return
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started))
         names = ", ".join(clean(name) for name in row.names)
+        gone = [clean(row.names[seat]) for seat in sorted(row.left) if seat < len(row.names)]
+        if gone:  # last, whatever their stand-in did
+            names += f" ({', '.join(gone)} left the table: last)"
         players = (f"{names}; started {started}, {moves_text(row)} in "
                    f"{duration_text(row.seconds)}")
         if row.game == NEIGHBOR:
@@ -271,7 +280,9 @@ class HistoryScreen(Screen[None]):
         self.app.push_screen(screen)
 
     def action_delete_match(self) -> None:
-        """Delete the selected match: the first press asks, a second one deletes."""
+        """Delete the selected match from this history: the first press asks, a second
+        one deletes. A match with a result is hidden here, not forgotten: it still counts
+        in the statistics and the rating (an unfinished one is deleted for good)."""
         row = self.selected()
         if row is None:
             return
@@ -279,21 +290,23 @@ class HistoryScreen(Screen[None]):
             self.say(f"Match {row.id} is still being played at its table: it can be "
                      "deleted once it is over.", "error")
             return
+        for_good = row.status == PLAYING
         if self.armed_delete != row.id:
             self.armed_delete = row.id
-            self.say(f"Press Delete again to delete match {row.id} for good.")
+            self.say(f"Press Delete again to delete match {row.id} for good." if for_good
+                     else f"Press Delete again to remove match {row.id} from your history "
+                     "(its replay goes; its result still counts in your statistics and "
+                     "rating).")
             return
         self.armed_delete = None
         try:
-            if row.shared:  # the other players keep it: it leaves this history only
-                self.history.matches.forget_match_player(row.id, self.owner)
-            else:
-                self.history.matches.delete_match(row.id)
+            self.history.matches.remove_from_history(row.id, self.owner)
         except HistoryError as exc:  # a shared match still in play, or the database
             self.say(f"Match {row.id} is not deleted: {clean(str(exc), 200)}", "error")
             return
         self.load()
-        self.say(f"Match {row.id} deleted.")
+        self.say(f"Match {row.id} deleted." if for_good else
+                 f"Match {row.id} removed from your history; its result still counts.")
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -344,7 +344,7 @@ class LobbyScreen(Screen[None]):
         rows = history.matches.of_player(self.trash_app.owner, limit=LAST_MATCHES) \
             if history is not None else []
         lines = [f"{SHORT_TITLES.get(row.game, 'Trash'):<8} " + clean(
-            f"won by {row.winner}" if row.outcome == "won" and row.winner else row.outcome,
+            f"won by {', '.join(row.winner_names)}" if row.outcome == "won" else row.outcome,
             30) for row in rows]
         self.query_one("#lobby-last", Static).update(Text(
             "\n".join(lines) or "None yet: n starts one."))

@@ -35,10 +35,11 @@ from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.play.turns import Move
 from trash_tui.rules import Rules
+from trash_tui.standing import final_places
 from trash_tui.text import clean
 
 SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
-RATINGS_WAIT = 3.0  # seconds the standings wait for the match's rating changes
+RATINGS_WAIT = 3.0  # seconds the standings wait for the service's word on the result
 CATCH_UP = 3  # updates waiting beyond this are shown without their chains' steps
 NOTICE_SECONDS = 20.0  # the table's notices (who left, who is back) go after this long
 
@@ -154,11 +155,8 @@ class SharedBoardScreen(BoardScreen):
             if not self.chat_hidden:
                 log = self.query_one(GameLog)
                 self.query_one(GameLog).write(chat_text(message, log.content_size.width or None))
-        elif op == "ratings":
-            self.ratings = [change for change in message.get("changes", [])
-                            if isinstance(change, dict)]
-            if self.controller.over:
-                self.show_standings()
+        elif op == "result":
+            self.take_result(message)
         elif op == "closed":
             self.detach(f"The table closed: {clean(message.get('why', ''), 100)}.")
             self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
@@ -316,9 +314,21 @@ class SharedBoardScreen(BoardScreen):
         self.app.pop_screen()
 
     # --- the end of the match ---------------------------------------------------------
+    def take_result(self, message: dict[str, Any]) -> None:
+        """The service's word on the finished match, read from the history that rated
+        it: who had left (last in the standings) and how the ratings moved."""
+        players = len(self.shared.table["seats"])
+        self.left = frozenset(seat for seat in message.get("left", [])
+                              if isinstance(seat, int) and not isinstance(seat, bool)
+                              and 0 <= seat < players)
+        self.ratings = [change for change in message.get("changes", [])
+                        if isinstance(change, dict)]
+        if self.controller.over:
+            self.show_standings()
+
     def show_standings(self) -> None:
-        """The standings, with each player's rating change: they wait a moment for the
-        service to rate the match (``ratings``)."""
+        """The standings, with who left and each player's rating change: they wait a
+        moment for the service's ``result``."""
         if self.ratings is None and self.standings_wait is None:
             self.standings_wait = self.set_timer(RATINGS_WAIT, self.show_standings_now)
             return
@@ -330,7 +340,13 @@ class SharedBoardScreen(BoardScreen):
             return
         self.standings_up = True
         lines = self.standings()
-        changes = rating_lines(self.ratings or [])
+        result = self.controller.match.result
+        ratings = self.ratings or []
+        if result is not None:  # in the standings' order: the players who left last
+            places = final_places(result.places, self.left)
+            ratings = sorted(ratings, key=lambda change: (
+                places[change["seat"]] if change.get("seat") in range(len(places)) else 99))
+        changes = rating_lines(ratings)
         if changes:
             lines = [*lines, "", "Ratings:", *changes]
         self.app.switch_screen(StandingsScreen(lines))

@@ -114,6 +114,9 @@ class BoardScreen(Screen[None]):
 
     #: Seconds after which the summary of a deal closes by itself (None: it waits for a key).
     summary_seconds: float | None = None
+    #: The seats whose players left (a shared table's, once its match is over): the
+    #: standings put them last (``trash_tui/standing.py``).
+    left: frozenset[int] = frozenset()
 
     def __init__(self, controller: TrashTable, animation: str = "normal",
                  source: MoveSource | None = None, notice: str | None = None) -> None:
@@ -590,10 +593,11 @@ class BoardScreen(Screen[None]):
         controller = self.controller
         if controller.match.result is None:
             return []
-        lines = standings_lines(controller.match, controller.names)
+        lines = standings_lines(controller.match, controller.names, self.left)
         last = controller.match.history[-1] if controller.match.history else None
         if last is not None:
-            lines = [*deal_lines(controller.match, last, controller.names), "", *lines]
+            lines = [*deal_lines(controller.match, last, controller.names, self.left), "",
+                     *lines]
         return lines
 
 

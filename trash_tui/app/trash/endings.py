@@ -1,14 +1,16 @@
 """The end of a deal and the end of the match: what happened and the standings.
 
 ``deal_lines`` and ``standings_lines`` turn the engine's summaries into sentences (no UI),
-so the screens, the replay viewer and tests share them. ``DealOverPanel`` is a box over
-the board (the bots wait until it is closed); ``StandingsScreen`` replaces the board
-when the match is over. Their lines wrap inside the box, so no sentence is cut.
+so the screens, the replay viewer and tests share them; at a shared table they put the
+players who left last, as the history, the statistics and the rating do.
+``DealOverPanel`` is a box over the board (the bots wait until it is closed);
+``StandingsScreen`` replaces the board when the match is over. Their lines wrap inside
+the box, so no sentence is cut.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -21,14 +23,18 @@ from textual.widgets import Button, Label, Static
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.engine.match import DealSummary, Match
 from trash_tui.engine.narrate import inside, says, verb
+from trash_tui.standing import final_places, winners
 
 
 def _slots(count: int) -> str:
     return f"{count} slot{'s' if count != 1 else ''}"
 
 
-def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list[str]:
-    """What a finished deal did: who won, who shrinks, the sizes now, who plays next."""
+def deal_lines(match: Match, summary: DealSummary, names: Sequence[str],
+               left: Collection[int] = ()) -> list[str]:
+    """What a finished deal did: who won, who shrinks, the sizes now, who plays next.
+    ``left``: the seats of a shared table's players who were not at it when the match
+    ended (they are last, whatever their stand-in did: ``trash_tui/standing.py``)."""
     if summary.voided:
         return [f"The deal is void: {summary.voided}.", "The same layouts are dealt again."]
     lines = []
@@ -38,9 +44,16 @@ def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list
     after = list(summary.sizes)
     for seat in summary.shrinking:
         after[seat] -= 1
-    champion = match.result.winner if match.result is not None else None
+    result = match.result
+    champion = result.winner if result is not None else None
+    won = winners(result.places, left) if result is not None and left else []
     for seat, name in enumerate(names):
-        if seat == champion and after[seat] <= match.rules.target_size:
+        if seat == champion and seat in left:
+            change = (f"✗ {name}'s stand-in finished first, but {name} left the table: "
+                      "last place")
+        elif seat in won and champion in left:
+            change = f"★ {says(name, 'wins')} the match: the first of those at the table"
+        elif seat == champion and after[seat] <= match.rules.target_size:
             change = (f"★ {says(name, 'completes')} the last layout and "
                       f"{verb(name, 'wins')} the match")
         elif seat == champion:
@@ -59,17 +72,26 @@ def deal_lines(match: Match, summary: DealSummary, names: Sequence[str]) -> list
     return lines
 
 
-def standings_lines(match: Match, names: Sequence[str]) -> list[str]:
-    """The final standings: place, name, layout size; then how many deals were played."""
+def standings_lines(match: Match, names: Sequence[str], left: Collection[int] = ()
+                    ) -> list[str]:
+    """The final standings: place, name, layout size; then how many deals were played.
+    The players in ``left`` (not at their seat of a shared table at the end) are last,
+    sharing the place, and win nothing (``trash_tui/standing.py``)."""
     result = match.result
     if result is None:
         return []
     if result.abandoned:
         return ["The match was abandoned after too many void deals in a row."]
-    order = sorted(range(len(result.places)), key=lambda s: (result.places[s], s))
-    lines = [f"{result.places[s]}. {names[s]} — "
-             + ("★ winner" if s == result.winner else f"layout of {_slots(result.sizes[s])}")
+    places = final_places(result.places, left)
+    won = winners(result.places, left)
+    order = sorted(range(len(places)), key=lambda s: (places[s], s))
+    lines = [f"{places[s]}. {names[s]} — "
+             + ("★ winner" if s in won else
+                f"left the table (stand-in's layout: {_slots(result.sizes[s])})" if s in left
+                else f"layout of {_slots(result.sizes[s])}")
              for s in order]
+    if not won:
+        lines.append("Nobody wins: every player left the table.")
     lines.append(f"{result.deals} deal{'s' if result.deals != 1 else ''} played")
     return lines
 
