@@ -22,12 +22,15 @@ from typing import Any
 import pytest
 from players_helpers import finish, fixed_anchors
 from table_helpers import TableClient, name_player, play_out, running_service
+from test_app_shared import player_app, until
 from textual.app import App
+from textual.widgets import Label
 
 import trash_tui.tables.service as service_module
 from trash_tui.app.screens.history import HistoryScreen, outcome_text
+from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.controller import SharedTableController
-from trash_tui.app.trash.endings import deal_lines, standings_lines
+from trash_tui.app.trash.endings import StandingsScreen, deal_lines, standings_lines
 from trash_tui.games import TRASH
 from trash_tui.history import PLAYING, SHARED_OWNER, History
 from trash_tui.players.rater import open_history
@@ -267,3 +270,35 @@ async def test_the_history_screen_says_a_deleted_match_still_counts(tmp_path: Pa
             assert app.screen.query_one("DataTable").row_count == 0
         stats = player_stats(history, "key:ann", TRASH, "Ann")
         assert (stats.overall.matches, stats.overall.wins) == (1, 0)
+
+
+# --- the standings box on the board of the player who stayed ---------------------------------
+@pytest.mark.parametrize(("seed", "deal_won_by"), [(SEED, "Ann's stand-in"), (3, "Bob")])
+async def test_the_standings_box_puts_the_leaver_last_whoever_won_the_deal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, deal_won_by: str) -> None:
+    monkeypatch.setattr(service_module.secrets, "randbelow", lambda _bound: seed)
+    monkeypatch.setenv("TRASH_TUI_HISTORY", str(tmp_path / "history.sqlite3"))
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": TWO})
+        created = await ann.wait_for("created")
+        app = player_app(service, "key:bob", join=created["code"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            assert isinstance(board, SharedBoardScreen)
+            await ann.send({"op": "leave"})
+            for _ in range(3000):  # Bob plays the first legal move on each turn of his
+                if isinstance(app.screen, StandingsScreen) or board.detached:
+                    break
+                if board.shared.waiting_for_human and not board.animating:
+                    board.shared.play(min(board.shared.legal()))
+                await pilot.pause(0.02)
+            assert board.detached is None, board.detached
+            assert isinstance(app.screen, StandingsScreen)
+            shown = [str(label.render()) for label in app.screen.query(Label)]
+    places = board.shared.match.result.places
+    assert places == ([1, 2] if deal_won_by == "Ann's stand-in" else [2, 1])
+    assert "1. Bob — ★ winner" in shown
+    assert any(line.startswith("2. Ann — left the table") for line in shown), shown
+    assert not any("★ Ann" in line or "Ann — ★" in line for line in shown), shown

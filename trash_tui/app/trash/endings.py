@@ -62,8 +62,9 @@ def deal_lines(match: Match, summary: DealSummary, names: Sequence[str],
         elif seat in summary.shrinking:
             change = f"✓ {says(name, 'shrinks')} to {_slots(after[seat])}"
         else:
-            left = summary.face_down[seat]
-            change = f"· {says(name, 'stays')} at {_slots(after[seat])} ({left} face down left)"
+            hidden = summary.face_down[seat]
+            change = (f"· {says(name, 'stays')} at {_slots(after[seat])} ({hidden} face down "
+                      "left)")
         lines.append(f"  {change}")
     if not match.over:
         first = names[match.first]
