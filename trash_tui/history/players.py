@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from trash_tui.history.database import HistoryError
+from trash_tui.history.database import LOCAL_OWNER, SHARED_OWNER, HistoryError
 from trash_tui.players.rating import Rating
 
 SCHEMA = """
@@ -163,6 +163,15 @@ class Players:
         rows = self.db.execute("SELECT identity, name, first_seen, last_seen FROM players "
                                "ORDER BY last_seen DESC, identity").fetchall()
         return [(str(r[0]), str(r[1]), float(r[2]), float(r[3])) for r in rows]
+
+    def identities(self) -> list[str]:
+        """Every SSH player's identity the history knows, sorted: registered, rated, at a
+        shared table's match or owning matches (a player who never chose a name is known
+        by their key only)."""
+        rows = self.db.execute(
+            "SELECT identity FROM players UNION SELECT identity FROM ratings UNION "
+            "SELECT identity FROM match_players UNION SELECT owner FROM matches").fetchall()
+        return sorted({str(r[0]) for r in rows} - {LOCAL_OWNER, SHARED_OWNER})
 
     def register_player(self, identity: str, name: str) -> None:
         """Register ``identity`` with a display name, or update its name and last visit."""
