@@ -11,7 +11,8 @@ Names and games come from the database (players chose them), so they are printed
 their control characters escaped (``visible``); a database that cannot be read is a
 one-line error. A database that is not there yet is nothing played yet, not an error
 (``_open`` gives None: the commands say so and exit 0). ``--player`` takes 'local', the
-local player's own name (the settings' ``name``), an SSH player's identity or display
+local player's own name (the settings' ``name``), an SSH player's identity (or the start
+of it, ``KEY_PREFIX`` characters or more: a player with no name is known by it) or display
 name, whatever its case; an unknown one is an error that names the nearest ("did you
 mean 'Alice'?").
 """

@@ -2,11 +2,13 @@
 
 ``leaderboard`` ranks the rated players of a game (``--bots`` adds the bot levels'
 anchors); ``stats`` shows one player's statistics (the local player's by default, or an
-SSH player's by identity or display name); ``rebuild`` recomputes every rating from the
-stored results; ``calibrate`` runs the calibration tournaments and writes the bot levels'
-anchors. ``--json`` prints a document instead of a table. Names come from players, so they
-are printed with their control characters escaped (``visible``); every error is one line
-and exit code 2. The tournaments' own ratings are not touched by any of this.
+SSH player's by identity, the start of it, or display name; a player who never chose a
+name is ``(no name yet)`` on the leaderboard, followed by the start of their key, which
+``stats`` takes); ``rebuild`` recomputes every rating from the stored results;
+``calibrate`` runs the calibration tournaments and writes the bot levels' anchors.
+``--json`` prints a document instead of a table. Names come from players, so they are
+printed with their control characters escaped (``visible``); every error is one line and
+exit code 2. The tournaments' own ratings are not touched by any of this.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
     with _reading(_open(history_path)) as found, _or_empty(found) as history:
         board = leaderboard(history, game, LOCAL_OWNER, bots=bots, top=top,
                             your_name=local_name())
-        known = history.players.identities()
+        # who is known by their key only (no name): the text shows its start
+        known = [] if as_json else history.players.identities()
         named = {identity for identity, *_ in history.players.registered()}
     if as_json:
         click.echo(json.dumps(board.to_dict(), indent=1))
