@@ -10,7 +10,9 @@ hooks and ``choose`` become protocol messages. A spec names it::
 
 ``sandbox = true`` (or a table of the sandbox's limits, ``bots/sandbox.py``) runs the
 process in bubblewrap; a machine where the sandbox cannot run makes the spec an error
-(one line: what to install, or ``sandbox = false``), never a bot that runs unprotected.
+(one line: what to install, or ``sandbox = false``), never a bot that runs unprotected;
+so does a bot that the sandbox would not let read its own folder or files (a root
+runner's bot runs as an unprivileged user: ``sandbox.unreadable``).
 
 Keys besides these (and ``seed``) are the bot's parameters, sent in ``hello``. With
 ``restart = "never"`` (the default) a process is kept alive across the matches of one
@@ -46,7 +48,7 @@ from bots.process import (
     kill_all,
 )
 from bots.protocol import BotProtocolError
-from bots.sandbox import Sandbox, read_sandbox
+from bots.sandbox import Sandbox, read_sandbox, unreadable
 from bots.sandbox import problem as sandbox_problem
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import Rng, derive_seed
@@ -171,6 +173,11 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
     files = sandbox.files if sandbox is not None else Limits.files
     launch = Launch(tuple(argv), str(cwd), tuple(sorted({**extra_env, **env}.items())),
                     Limits(float(cpu), memory, files), sandbox, command is None)
+    if sandbox is not None:
+        trouble = unreadable(launch.command, launch.cwd, dict(launch.env), sandbox,
+                             launch.python)
+        if trouble is not None:
+            raise BotError(f"{where}: {trouble}")
     return label, launch, restart, params
 
 

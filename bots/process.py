@@ -204,7 +204,11 @@ class BotProcess:
         argv, where, environment, keep = self.command, str(cwd), dict(env), ()
         prepared = None
         if sandbox is not None:
-            prepared = sandbox_command(self.command, str(cwd), environment, sandbox, python)
+            try:
+                prepared = sandbox_command(self.command, str(cwd), environment, sandbox,
+                                           python)
+            except SandboxError as exc:  # (a folder it may not read, arguments too long)
+                raise BotProtocolError(EXIT, str(exc)) from None
             argv, where, keep = prepared.argv, "/", prepared.pass_fds
             environment = {"PATH": environment.get("PATH", "/usr/bin:/bin")}
         try:

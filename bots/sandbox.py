@@ -33,8 +33,10 @@ outside for bwrap's own set-up (it binds folders root alone may enter), and uid 
 inside is an unused uid outside (``2000000000`` and up, one per bot process); bwrap keeps
 ``CAP_SETUID``/``CAP_SETGID`` for ``setpriv``, which drops to 65534 with no capability
 left and ``no_new_privs`` before the bot's command starts. The bot then reads only what
-every user may read (``chmod o+rX`` a bot's folder if it is private). An ordinary user's
-runner lets bwrap map 65534 to itself (``--unshare-user --uid 65534``).
+every user may read (``chmod o+rX`` a bot's folder if it is private): ``unreadable()``
+says in one line which folder or file it cannot read, and the sandbox is not started then
+(a bot's spec is refused before it plays). An ordinary user's runner lets bwrap map 65534
+to itself (``--unshare-user --uid 65534``).
 
 ``problem()`` says in one line why the sandbox cannot run here (bwrap missing, the
 kernel refusing user namespaces), ``None`` if it works; it is checked once per process
@@ -54,6 +56,7 @@ import itertools
 import json
 import os
 import select
+import shlex
 import shutil
 import subprocess
 import sys
@@ -239,6 +242,76 @@ def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
+def _readable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
+              python: bool) -> list[str]:
+    """The paths bound read-only into the sandbox besides the system's (see the module
+    docs)."""
+    return _bound([os.path.abspath(cwd), *_needed_folders(command, cwd, env, sandbox, python)])
+
+
+def _needed_folders(command: Sequence[str], cwd: str, env: Mapping[str, str],
+                    sandbox: Sandbox, python: bool) -> list[str]:
+    """The folders a bot reads besides its working folder: its program's, the
+    ``read_only`` paths (a bot file's folder among them) and an isolated Python bot's
+    interpreter and packages."""
+    folders = [*_folder_of_program(command[0], os.path.abspath(cwd), env.get("PATH")),
+               *sandbox.read_only]
+    return folders + python_paths() if python else folders
+
+
+def _bound(paths: Iterable[str]) -> list[str]:
+    # never the whole file system, nor the host's /tmp, /proc or /dev over the sandbox's
+    # own: a bot whose folder is one of them reads only the system's part
+    return [p for p in _minimal(p for p in paths if p not in _NEVER_BOUND)
+            if not _under_system(p)]
+
+
+def unreadable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
+               python: bool = False) -> str | None:
+    """For a root runner, whose sandboxed bots run as an unused uid and so read only what
+    every user may read: the first of what the bot needs that other users cannot read —
+    a command's working folder, its program's folder, a ``read_only`` folder (a bot
+    file's among them), an isolated bot's interpreter and packages, a file its command
+    names (its script, its bot file, the program), or a folder on the way to one of them
+    inside what is bound —, as one line saying what to do; None when there is none, and
+    always for another runner (the sandbox's uid is then the runner's own). An isolated
+    bot's working folder is needed only for what it holds."""
+    if not _as_root():
+        return None
+    cwd = os.path.abspath(cwd)
+    readable = _readable(command, cwd, env, sandbox, python)
+    needs = [(path, 0o005) for path in ([] if python else [cwd])
+             + _needed_folders(command, cwd, env, sandbox, python)]
+    for number, word in enumerate(command):
+        for target in dict.fromkeys((word, word.partition(":")[0])):
+            path = os.path.abspath(os.path.join(cwd, target))
+            if not os.path.isfile(path):
+                continue
+            need = 0o004
+            if number == 0:  # the program: run (and, a script, read)
+                with contextlib.suppress(OSError), open(path, "rb") as handle:
+                    need = 0o005 if handle.read(2) == b"#!" else 0o001
+            needs.append((path, need))
+    for path, need in needs:
+        path = os.path.abspath(path)
+        root = next((r for r in readable if _inside(path, [r])), None)
+        if root is None or not os.path.exists(path):
+            continue  # not in the sandbox: the bot does not see it
+        steps = [*reversed(Path(path).parents), Path(path)]
+        for step in (str(s) for s in steps if _inside(str(s), [root])):
+            try:
+                mode = os.stat(step).st_mode
+            except OSError:
+                break
+            wanted = need if step == path else 0o001
+            if mode & wanted != wanted:
+                return (f"the sandboxed bot cannot read {visible(step)}: the runner is root, "
+                        "so the bot runs as an unprivileged user, who reads only what every "
+                        f"user may read; chmod o+rX {visible(shlex.quote(step))} (-R for the "
+                        "files inside a folder), or move the bot to a folder others may read")
+    return None
+
+
 @dataclass
 class Prepared:
     """A sandboxed command ready to start: ``argv`` for Popen, the descriptors it must
@@ -324,14 +397,10 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     """The bwrap line that runs ``command`` in ``cwd`` with ``env`` in ``sandbox`` (see the
     module docs); ``python``: an isolated Python bot (its interpreter and packages)."""
     cwd = os.path.abspath(cwd)
-    readable = [cwd, *_folder_of_program(command[0], cwd, env.get("PATH")),
-                *sandbox.read_only]
-    if python:
-        readable += python_paths()
-    # never the whole file system, nor the host's /tmp, /proc or /dev over the sandbox's
-    # own: a bot whose folder is one of them reads only the system's part
-    readable = [p for p in _minimal(p for p in readable if p not in _NEVER_BOUND)
-                if not _under_system(p)]
+    readable = _readable(command, cwd, env, sandbox, python)
+    trouble = unreadable(command, cwd, env, sandbox, python)
+    if trouble is not None:
+        raise SandboxError(trouble)
     args = [BWRAP, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
             "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-user"]
     prepared = Prepared([])
@@ -454,18 +523,3 @@ def require() -> None:
     found = problem()
     if found is not None:
         raise SandboxError(found)
-
-
-def folder_problem(folder: str) -> str | None:
-    """For a root runner, whose bots run as an unprivileged uid: a bot folder that uid
-    cannot read (one line), else None."""
-    if not _as_root():
-        return None
-    try:
-        mode = os.stat(folder).st_mode
-    except OSError:
-        return None
-    if mode & 0o005 != 0o005:
-        return (f"{folder} is not readable by other users, and a sandboxed bot runs as one "
-                f"(the runner is root): chmod o+rX {folder}")
-    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from players_helpers import finish, shared
 from test_cli import assert_one_line_error, trash
 
@@ -148,3 +149,95 @@ def test_calibrate_prints_the_anchors_with_their_intervals(tmp_path: Path) -> No
                 cwd=tmp_path)
     assert bad.returncode == 2
     assert_one_line_error(bad, "none.toml")
+
+
+CAROL = "SHA256:carolAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+CARL = "SHA256:carolBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+
+
+def test_a_player_with_no_name_yet_is_found_by_the_key_the_leaderboard_shows(
+        tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with open_history(db) as history:  # Carol and Carl never chose a name
+        history.players.register_player(ALICE, "Alice")
+        shared(history, ["human", "human", "normal"], [1, 2, 3], {0: CAROL, 1: ALICE})
+        shared(history, ["human", "human", "normal"], [2, 1, 3], {0: CARL, 1: ALICE})
+    board = trash("players", "leaderboard", "--history", str(db), cwd=tmp_path)
+    assert board.returncode == 0, board.stderr
+    unnamed = [line for line in board.stdout.splitlines()
+               if "(no name yet)" in line and line.split()[0].isdigit()]
+    assert len(unnamed) == 2
+    # the board tells how to refer to them: by the start of their key, shown on their line
+    assert "trash players stats" in board.stdout and "key" in board.stdout
+    shown = [line.split("(no name yet)")[1].split()[0] for line in unnamed]
+    assert {CAROL, CARL} == {next(k for k in (CAROL, CARL) if k.startswith(s)) for s in shown}
+    by_key = trash("players", "stats", CAROL, "--json", "--history", str(db), cwd=tmp_path)
+    assert by_key.returncode == 0, by_key.stderr
+    stats = json.loads(by_key.stdout)
+    assert stats["identity"] == CAROL and stats["overall"] == {**stats["overall"],
+                                                               "matches": 1, "wins": 1}
+    carol_shown = next(s for s in shown if CAROL.startswith(s))
+    by_prefix = trash("players", "stats", carol_shown, "--json", "--history", str(db),
+                      cwd=tmp_path)
+    assert by_prefix.returncode == 0, by_prefix.stderr
+    assert json.loads(by_prefix.stdout) == stats
+    text = trash("players", "stats", carol_shown, "--history", str(db), cwd=tmp_path)
+    assert text.returncode == 0 and "1 of 1 won" in text.stdout
+    both = trash("players", "stats", "SHA256:carol", "--history", str(db), cwd=tmp_path)
+    assert_one_line_error(both, "SHA256:carol", "2 players")
+    literal = trash("players", "stats", "(no name yet)", "--history", str(db), cwd=tmp_path)
+    assert_one_line_error(literal, "key")
+
+
+BAD_SEATS = {
+    "not JSON": "nonsense",
+    "an object": '{"rank": 1, "player": "SHA256:alice"}',
+    "a text": '"seats"',
+    "a number": "5",
+    "null": "null",
+    "no seat": "[]",
+    "one seat": '[{"rank": 1, "player": "SHA256:alice"}]',
+    "entries not objects": "[1, 2]",
+    "one entry not an object": '[{"rank": 1, "player": "SHA256:alice"}, "normal"]',
+    "rank missing": '[{"player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank a text": '[{"rank": "1", "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank a boolean": '[{"rank": true, "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank a fraction": '[{"rank": 1.5, "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank NaN": '[{"rank": NaN, "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank infinite": '[{"rank": 1e400, "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "rank huge": '[{"rank": 1' + "0" * 40 + ', "player": "SHA256:alice"}, '
+                 '{"rank": 2, "bot": "normal"}]',
+    "rank 0": '[{"rank": 0, "player": "SHA256:alice"}, {"rank": 2, "bot": "normal"}]',
+    "neither player nor bot": '[{"rank": 1}, {"rank": 2, "bot": "normal"}]',
+    "both player and bot": '[{"rank": 1, "player": "SHA256:alice", "bot": "easy"}, '
+                           '{"rank": 2, "bot": "normal"}]',
+    "player a number": '[{"rank": 1, "player": 5}, {"rank": 2, "bot": "normal"}]',
+    "player empty": '[{"rank": 1, "player": ""}, {"rank": 2, "bot": "normal"}]',
+    "bot a list": '[{"rank": 1, "player": "SHA256:alice"}, {"rank": 2, "bot": [1]}]',
+    "bot an object": '[{"rank": 1, "player": "SHA256:alice"}, {"rank": 2, "bot": {}}]',
+    "one player twice": '[{"rank": 1, "player": "SHA256:alice"}, '
+                        '{"rank": 2, "player": "SHA256:alice"}]',
+    "nested deep": "[" * 100_000 + "]" * 100_000,
+}
+
+
+def corrupt(path: Path, seats: str) -> None:
+    """The history of ``fill`` with rated match 1's seats replaced by ``seats``."""
+    fill(path)
+    with open_history(path) as history:
+        history.db.execute("UPDATE rated_matches SET seats = ? WHERE match_id = 1", (seats,))
+
+
+@pytest.mark.parametrize("seats", BAD_SEATS.values(), ids=BAD_SEATS.keys())
+def test_a_rated_match_of_the_wrong_shape_is_a_one_line_error(tmp_path: Path,
+                                                              seats: str) -> None:
+    db = tmp_path / "h.sqlite3"
+    corrupt(db, seats)
+    rebuilt = trash("players", "rebuild", "--history", str(db), cwd=tmp_path)
+    line = assert_one_line_error(rebuilt, "rated match 1", str(db))
+    assert len(line) < 400
+    with open_history(db) as history:  # the ratings lost: the repair on reading rebuilds
+        history.db.execute("DELETE FROM ratings")
+    for args in (["leaderboard"], ["stats", "Alice"]):
+        read = trash("players", *args, "--history", str(db), cwd=tmp_path)
+        assert assert_one_line_error(read, "rated match 1") == line

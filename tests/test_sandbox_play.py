@@ -318,6 +318,7 @@ def test_the_sandboxs_limits_are_hard_and_its_tmp_is_capped() -> None:
 @needs_sandbox
 def test_the_sandbox_table_reaches_every_process_bot_with_absolute_paths(
         tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # the bots' folder: a root runner's sandboxed bot must read it
     path = tmp_path / "t.toml"
     (tmp_path / "x.sh").write_text("", encoding="utf-8")
     path.write_text('seed = 1\nmatches = 1\n[sandbox]\nenabled = true\nprocesses = 9\n'

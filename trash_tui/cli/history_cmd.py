@@ -11,7 +11,8 @@ Names and games come from the database (players chose them), so they are printed
 their control characters escaped (``visible``); a database that cannot be read is a
 one-line error. A database that is not there yet is nothing played yet, not an error
 (``_open`` gives None: the commands say so and exit 0). ``--player`` takes 'local', the
-local player's own name (the settings' ``name``), an SSH player's identity or display
+local player's own name (the settings' ``name``), an SSH player's identity (or the start
+of it, ``KEY_PREFIX`` characters or more: a player with no name is known by it) or display
 name, whatever its case; an unknown one is an error that names the nearest ("did you
 mean 'Alice'?").
 """
@@ -38,6 +39,9 @@ MAX_ID = 2**63 - 1  # SQLite's largest row id
 
 
 NOTHING_YET = "nothing has been played yet"
+#: The shortest start of a key taken for the key, and the start shown for a player who
+#: has no name ("SHA256:" and 8 characters of the fingerprint).
+KEY_PREFIX, KEY_SHOWN = 10, 15
 
 
 def local_name() -> str:
@@ -62,16 +66,21 @@ def _open(history_path: Path | None) -> History | None:
 
 def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
     """(identity, name) ``player`` means: 'local' or the local player's own name (this
-    computer's player), an SSH player's identity, or the display name of exactly one SSH
-    player (the exact spelling first, then whatever its case); a one-line HistoryError
+    computer's player), an SSH player's identity (their key), the display name of exactly
+    one SSH player (the exact spelling first, then whatever its case), or the start of
+    exactly one SSH player's key (``KEY_PREFIX`` characters or more: a player who never
+    chose a name is known by their key only, named ``UNNAMED``); a one-line HistoryError
     naming the nearest names otherwise."""
+    from trash_tui.players.board import UNNAMED
+
     mine = local_name()
     if player == LOCAL_OWNER or player.casefold() == mine.casefold():
         return LOCAL_OWNER, mine
     players = history.players.registered() if history is not None else []
-    for identity, name, *_ in players:
-        if identity == player:
-            return identity, name
+    known = history.players.identities() if history is not None else []
+    registered = {identity: name for identity, name, *_ in players}
+    if player in known:
+        return player, registered.get(player, UNNAMED)
     for same in (lambda name: name == player,
                  lambda name: name.casefold() == player.casefold()):
         named = [(identity, name) for identity, name, *_ in players if same(name)]
@@ -80,6 +89,16 @@ def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
                                "give one's identity (see 'trash history players')")
         if named:
             return named[0]
+    keyed = [identity for identity in known if identity.startswith(player)]
+    if len(player) >= KEY_PREFIX and len(keyed) > 1:
+        raise HistoryError(f"{len(keyed)} players' keys start with '{visible(player)}': "
+                           "give more of the key")
+    if len(player) >= KEY_PREFIX and keyed:
+        return keyed[0], registered.get(keyed[0], UNNAMED)
+    if player.strip() == UNNAMED:
+        raise HistoryError(f"a player with {UNNAMED.strip('()')} is given by their key: "
+                           f"the start of it that 'trash players leaderboard' shows after "
+                           f"'{UNNAMED}'")
     names = {name.casefold(): name for _, name, *_ in players} | {mine.casefold(): mine}
     near = difflib.get_close_matches(player.casefold(), list(names), n=1, cutoff=0.6)
     hint = f"did you mean '{visible(names[near[0]])}'? " if near else ""
@@ -87,6 +106,16 @@ def resolve_owner(history: History | None, player: str) -> tuple[str, str]:
     raise HistoryError(f"no player '{visible(player)}' in {where}: {hint}(see 'trash "
                        f"history players'; 'local' is this computer's player, "
                        f"'{visible(mine)}')")
+
+
+def short_key(identity: str, known: list[str]) -> str:
+    """The start of ``identity`` that ``resolve_owner`` takes for it: ``KEY_SHOWN``
+    characters, or more until no other of the ``known`` identities starts so."""
+    others = [other for other in known if other != identity]
+    for length in range(KEY_SHOWN, len(identity)):
+        if not any(other.startswith(identity[:length]) for other in others):
+            return identity[:length]
+    return identity
 
 
 @contextmanager

@@ -2,11 +2,13 @@
 
 ``leaderboard`` ranks the rated players of a game (``--bots`` adds the bot levels'
 anchors); ``stats`` shows one player's statistics (the local player's by default, or an
-SSH player's by identity or display name); ``rebuild`` recomputes every rating from the
-stored results; ``calibrate`` runs the calibration tournaments and writes the bot levels'
-anchors. ``--json`` prints a document instead of a table. Names come from players, so they
-are printed with their control characters escaped (``visible``); every error is one line
-and exit code 2. The tournaments' own ratings are not touched by any of this.
+SSH player's by identity, the start of it, or display name; a player who never chose a
+name is ``(no name yet)`` on the leaderboard, followed by the start of their key, which
+``stats`` takes); ``rebuild`` recomputes every rating from the stored results;
+``calibrate`` runs the calibration tournaments and writes the bot levels' anchors.
+``--json`` prints a document instead of a table. Names come from players, so they are
+printed with their control characters escaped (``visible``); every error is one line and
+exit code 2. The tournaments' own ratings are not touched by any of this.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from trash_tui.cli.history_cmd import (
     history_option,
     local_name,
     resolve_owner,
+    short_key,
 )
 from trash_tui.cli.text_option import check_utf8
 from trash_tui.games import GAMES, TITLES, TRASH
@@ -70,11 +73,14 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
                         history_path: Path | None) -> None:
     """The rated players of a game, the highest rated first (a provisional rating, marked
     ?, is ranked by that rating too)."""
-    from trash_tui.players.board import RANKING, leaderboard
+    from trash_tui.players.board import RANKING, UNNAMED, leaderboard
 
     with _reading(_open(history_path)) as found, _or_empty(found) as history:
         board = leaderboard(history, game, LOCAL_OWNER, bots=bots, top=top,
                             your_name=local_name())
+        # who is known by their key only (no name): the text shows its start
+        known = [] if as_json else history.players.identities()
+        named = {identity for identity, *_ in history.players.registered()}
     if as_json:
         click.echo(json.dumps(board.to_dict(), indent=1))
         return
@@ -84,10 +90,17 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
         return
     click.echo(f"{TITLES[game]}: {board.total} rated. {RANKING}")
     click.echo(f"{'rank':>4}  {'name':<32}  {'rating':>7}  {'±':>4}  {'matches':>7}  last seen")
+    unnamed = False
     for entry in board.entries:
-        click.echo(f"{entry.rank:>4}  {visible(entry.name, 32):<32}  {entry.shown:>7}  "
+        name = visible(entry.name, 32)
+        if entry.identity in known and entry.identity not in named:  # known by their key
+            name, unnamed = f"{UNNAMED} {visible(short_key(entry.identity, known))}", True
+        click.echo(f"{entry.rank:>4}  {name:<32}  {entry.shown:>7}  "
                    f"{entry.rating.margin:>4}  {entry.matches if not entry.bot else '':>7}  "
                    f"{_when(entry.last_seen)}")
+    if unnamed:
+        click.echo(f"{UNNAMED}: a player who has not chosen a name, shown by the start of "
+                   "their key ('trash players stats KEY' takes it).")
 
 
 @players_group.command("stats")

@@ -16,7 +16,6 @@ from typing import Any
 import click
 
 from bots.external import is_external
-from bots.sandbox import folder_problem
 from bots.sandbox import problem as sandbox_problem
 from trash_tui.history import HistoryError, default_history_path
 from trash_tui.players.rater import open_history
@@ -225,9 +224,6 @@ def sandbox_lines(config: TournamentConfig) -> list[str]:
             folder = bot.spec.get("cwd")
             if bot.name not in sandboxed or not folder:
                 continue
-            trouble = folder_problem(folder)
-            if trouble:
-                lines.append(f"warning: bot {clean(bot.name, 40)}: {visible(trouble)}")
             if Path(folder).resolve() in config.path.resolve().parents:
                 lines.append(f"note: bot {clean(bot.name, 40)} runs in the folder of this "
                              "file (hidden from it), and may read the rest of that folder; "

@@ -58,7 +58,7 @@ class History:
         self.write_observer: Callable[[float], None] | None = None
         try:
             self.db = open_connection(self.path)
-            self.players = Players(self.db, rater)
+            self.players = Players(self.db, rater, self.path)
             self.matches = Matches(self.db, self.path, self.players, self._timed)
             self.tournaments = TournamentRuns(self.db, self.path)
             if rater is not None and self.players.needs_rating():

@@ -6,7 +6,10 @@ players and bot levels, with ranks), in the order the matches finished (``finish
 grows with every rated match): it is the rating's own record, so a match deleted from a
 history still counts, and ``rebuild_ratings`` gives exactly the ratings kept match by
 match. ``ratings`` holds each player's current rating per game, ``rating_changes`` the
-rating after each match (the chart over time).
+rating after each match (the chart over time). A kept result that is not what the app
+wrote (a file edited by hand, or damaged: seats that are not a list of seats, a rank that
+is not a whole number, ...) makes ``rebuild_ratings`` a one-line HistoryError naming the
+match, and leaves the ratings as they were.
 
 The store keeps ratings; it does not compute them. The rating model is handed in from
 above as a ``MatchRater`` (``trash_tui/players/rater.py``): it says how a finished match
@@ -22,9 +25,10 @@ import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
-from trash_tui.history.database import HistoryError
+from trash_tui.history.database import LOCAL_OWNER, SHARED_OWNER, HistoryError
 from trash_tui.players.rating import Rating
 
 SCHEMA = """
@@ -97,6 +101,27 @@ class MatchRater(Protocol):
         their ratings before it, a new player missing), or None when it cannot be rated."""
 
 
+def _kept_seats(text: Any) -> list[Mapping[str, Any]]:
+    """A kept rated result's seats (JSON: a list of objects, a player's identity a text);
+    ValueError saying what is wrong otherwise (the rater checks the rest)."""
+    if not isinstance(text, str):
+        raise ValueError("its seats are not a text")
+    try:
+        seats = json.loads(text)
+    except RecursionError:
+        raise ValueError("its seats are nested too deep") from None
+    except ValueError:
+        raise ValueError("its seats are not JSON") from None
+    if not isinstance(seats, list):
+        raise ValueError("its seats are not a list")
+    for number, seat in enumerate(seats, 1):
+        if not isinstance(seat, dict):
+            raise ValueError(f"seat {number}: not an object")
+        if not isinstance(seat.get("player", ""), str | None):
+            raise ValueError(f"seat {number}: its player is not a name")
+    return seats
+
+
 #: All finished matches of the history, except those whose ids are given, in id order.
 FinishedMatches = Callable[[Collection[int]], Iterable[FinishedMatch]]
 
@@ -115,8 +140,10 @@ class PlayerRating:
 class Players:
     """The players and ratings of one history database (``History.players``)."""
 
-    def __init__(self, db: sqlite3.Connection, rater: MatchRater | None) -> None:
+    def __init__(self, db: sqlite3.Connection, rater: MatchRater | None,
+                 path: Path | None = None) -> None:
         self.db = db
+        self.path = path  # (named in errors)
         self.rater = rater
         #: a file from before ratings (or whose rated results were dropped)
         self._unrated = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -136,6 +163,15 @@ class Players:
         rows = self.db.execute("SELECT identity, name, first_seen, last_seen FROM players "
                                "ORDER BY last_seen DESC, identity").fetchall()
         return [(str(r[0]), str(r[1]), float(r[2]), float(r[3])) for r in rows]
+
+    def identities(self) -> list[str]:
+        """Every SSH player's identity the history knows, sorted: registered, rated, at a
+        shared table's match or owning matches (a player who never chose a name is known
+        by their key only)."""
+        rows = self.db.execute(
+            "SELECT identity FROM players UNION SELECT identity FROM ratings UNION "
+            "SELECT identity FROM match_players UNION SELECT owner FROM matches").fetchall()
+        return sorted({str(r[0]) for r in rows} - {LOCAL_OWNER, SHARED_OWNER})
 
     def register_player(self, identity: str, name: str) -> None:
         """Register ``identity`` with a display name, or update its name and last visit."""
@@ -217,7 +253,16 @@ class Players:
             rows = self.db.execute("SELECT match_id, game, finished, seats FROM rated_matches "
                                    "ORDER BY finished, match_id").fetchall()
             for match_id, game, finished, seats in rows:
-                self._apply_rating(int(match_id), str(game), float(finished), json.loads(seats))
+                try:
+                    self._apply_rating(int(match_id), str(game), float(finished),
+                                       _kept_seats(seats))
+                except (ValueError, TypeError, LookupError, ArithmeticError,
+                        RecursionError) as exc:
+                    reason = exc if isinstance(exc, ValueError) else type(exc).__name__
+                    raise HistoryError(
+                        f"history database {self.path}: rated match {match_id} is damaged "
+                        f"({str(reason)[:120]}): restore a copy of the file, or delete that "
+                        "match from its table rated_matches") from None
             self.db.execute(f"PRAGMA user_version = {RATED_VERSION}")
         self._unrated = False
         return len(rows)

@@ -54,8 +54,41 @@ class RatedSeat:
                                       else {"bot": self.bot})}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RatedSeat:
-        return cls(int(data["rank"]), data.get("player"), data.get("bot"))
+    def from_dict(cls, data: Any) -> RatedSeat:
+        """The seat ``to_dict`` kept; ValueError saying what is wrong with anything else."""
+        if not isinstance(data, Mapping):
+            raise ValueError("not an object")
+        rank, player, bot = data.get("rank"), data.get("player"), data.get("bot")
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
+            raise ValueError("its rank is not a whole number from 1")
+        if (player is None) == (bot is None):
+            raise ValueError("it is not one player or one bot")
+        if not isinstance(player if bot is None else bot, str) or not (player or bot):
+            raise ValueError(f"its {'player' if bot is None else 'bot'} is not a name")
+        return cls(rank, player, bot)
+
+
+def seats_from_dicts(data: Any) -> list[RatedSeat]:
+    """The seats of a rated match as kept (each seat's ``to_dict``, in seat order);
+    ValueError saying what is wrong when they are not of that shape (a database edited by
+    hand, or damaged): a list of 2 or more seats, ranks from 1 to their number, no player
+    twice."""
+    if not isinstance(data, list):
+        raise ValueError("its seats are not a list")
+    if len(data) < 2:
+        raise ValueError(f"it has {len(data)} seat{'' if len(data) == 1 else 's'}, not 2 or more")
+    seats = []
+    for number, seat in enumerate(data, 1):
+        try:
+            seats.append(RatedSeat.from_dict(seat))
+        except ValueError as exc:
+            raise ValueError(f"seat {number}: {exc}") from None
+        if seats[-1].rank > len(data):
+            raise ValueError(f"seat {number}: its rank is more than the {len(data)} seats")
+    players = [seat.player for seat in seats if seat.player is not None]
+    if len(set(players)) != len(players):
+        raise ValueError("a player sits in two of its seats")
+    return seats
 
 
 def result_places(game: str, result: Mapping[str, Any] | None, players: int

@@ -14,7 +14,7 @@ from typing import Any
 
 from trash_tui.history import FinishedMatch, History
 from trash_tui.players.anchors import load_anchors
-from trash_tui.players.model import RatedSeat, rate, rated_seats
+from trash_tui.players.model import rate, rated_seats, seats_from_dicts
 from trash_tui.players.rating import Rating
 
 
@@ -30,7 +30,7 @@ class OpenSkillRater:
 
     def rate(self, game: str, seats: Sequence[Mapping[str, Any]],
              before: Mapping[str, Rating]) -> dict[str, Rating] | None:
-        return rate([RatedSeat.from_dict(seat) for seat in seats], before,
+        return rate(seats_from_dicts(seats), before,
                     load_anchors().get(game, {}))
 
 
