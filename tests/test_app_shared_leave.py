@@ -131,3 +131,19 @@ async def test_the_question_goes_after_the_time_it_shows(
         await pilot.press("escape")  # a new question, not an answer to the old one
         await pilot.pause()
         assert app.screen is board and QUESTION in status(board)
+
+
+async def test_a_screen_over_the_board_takes_the_question_with_it(tmp_path: Path) -> None:
+    async with bob_with_bots(tmp_path) as (_service, app, pilot, board):
+        await pilot.press("escape")
+        await pilot.pause()
+        assert QUESTION in status(board)
+        await pilot.resize_terminal(60, 20)  # the size guard comes over the board
+        await until(pilot, lambda: app.screen is not board)
+        await pilot.resize_terminal(100, 32)
+        await until(pilot, lambda: app.screen is board)
+        await pilot.pause()
+        assert QUESTION not in status(board)
+        await pilot.press("escape")  # asks again, does not leave
+        await pilot.pause()
+        assert app.screen is board and QUESTION in status(board)
