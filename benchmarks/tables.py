@@ -454,7 +454,8 @@ class Table:
         pressed = time.time()
         leaver.press(ESCAPE)
         with contextlib.suppress(Failure):  # the board may ask first: esc again leaves
-            await leaver.sees("esc: leave", mark, "the question to leave", timeout=3.0)
+            await leaver.sees("Leave the table?", mark, "the question to leave",
+                              timeout=3.0)
             pressed = time.time()
             leaver.press(ESCAPE)
         db = sqlite3.connect(f"file:{history_path}?mode=ro", uri=True, timeout=5.0)

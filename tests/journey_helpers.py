@@ -188,9 +188,8 @@ class Person:
 
     def leave(self) -> None:
         """esc at the table: back on the Tables screen. esc again while the board asks
-        "Leave the table?" (it asks again if the table moved meanwhile), or after 3 s (the
-        summary of a deal that has just ended takes an esc of its own): a warning then
-        shows the screen the first esc did not leave."""
+        "Leave the table?", or after 3 s (the summary of a deal that has just ended takes
+        an esc of its own): a warning then shows the screen the first esc did not leave."""
         deadline = time.monotonic() + STEP
         pressed = time.monotonic()
         unanswered: str | None = None

@@ -12,9 +12,12 @@ one-line table chat, ``m`` hides or shows its lines in the log, ``p`` lists the 
 the table to hide one person's chat lines or report them (``people.py``). A notice from
 the server's operator (``server_notice``) is a box at the top of the side column, over
 the log (never over the status line or the cards), gone after its seconds. ``esc`` asks before a
-seated player leaves a match in play. A board that no longer gets its table's updates
-(the connection lost, the seat taken in another session) says so. Spectators see the
-same board with no keys to play.
+seated player leaves a match in play; the question is a line of the status line that holds
+whatever the table plays meanwhile, until the player answers it (esc again: leave; any
+other key, or a click on the board: stay, and it goes at once), another screen comes over
+the board, or the ``LEAVE_SECONDS`` it shows run out. A board that no longer gets its
+table's updates (the connection lost, the seat taken in another session) says so.
+Spectators see the same board with no keys to play.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itse
 RATINGS_WAIT = 3.0  # seconds the standings wait for the service's word on the result
 CATCH_UP = 3  # updates waiting beyond this are shown without their chains' steps
 NOTICE_SECONDS = 20.0  # the table's notices (who left, who is back) go after this long
+LEAVE_SECONDS = 10  # esc's question "Leave the table?" holds this long (it says so)
 
 
 def rules_of(update: dict[str, Any]) -> Rules:
@@ -103,7 +107,7 @@ class SharedBoardScreen(BoardScreen):
         self.shared = controller
         self.chat_hidden = False
         self.detached: str | None = None  # why this board gets no more updates
-        self.leave_asked: int | None = None  # the moment esc asked before leaving
+        self.leave_question: Any = None  # while esc's question is pending: its timer
         self.ratings: list[dict[str, Any]] | None = None  # the match's rating changes
         self.standings_wait: Any = None  # the timer that shows the standings without them
         self.standings_up = False
@@ -185,6 +189,7 @@ class SharedBoardScreen(BoardScreen):
     def detach(self, why: str) -> None:
         """This board gets no more updates from its table: say so, and play nothing."""
         self.detached = why
+        self.unask_leave()  # (esc now leaves at once)
         self.driver.stop()
         self.close_chat()
         self.refresh_bindings()
@@ -192,6 +197,17 @@ class SharedBoardScreen(BoardScreen):
         self.refresh_view()
 
     # --- what the status line says ---------------------------------------------------------
+    def notices(self) -> list[str]:
+        """The notices, then esc's question while it is pending (the table's notices and
+        its moves never replace it)."""
+        lines = super().notices()
+        if self.leave_question is not None and self.seated_in_play:
+            lines.append("Leave the table? The stand-in plays for you until you are back; if "
+                         "you are not back when the match ends, you count as having left "
+                         f"(last place). esc again within {LEAVE_SECONDS:g} s: leave; any "
+                         "other key: stay.")
+        return lines
+
     def status_text(self) -> str:
         shared = self.shared
         if shared.over:
@@ -226,12 +242,22 @@ class SharedBoardScreen(BoardScreen):
 
     # --- keys ---------------------------------------------------------------------------
     def key_pressed(self, event: events.Key) -> None:
-        """Any key takes the seat back from the stand-in; any key but escape answers "no"
-        to leaving."""
+        """Any key takes the seat back from the stand-in; any key but escape answers "stay"
+        to esc's question."""
         if self.shared.away and not self.detached:
             self.link.send({"op": "back"})
         if event.key != "escape":
-            self.leave_asked = None
+            self.unask_leave()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A click on the board answers "stay" to esc's question, as a key would (a click
+        on a key of the footer is that key: the footer keeps it)."""
+        self.unask_leave()
+
+    def on_screen_suspend(self) -> None:
+        """Another screen over the board takes esc's question with it: an esc on the board
+        later asks again."""
+        self.unask_leave()
 
     def action_chat(self) -> None:
         """Open the chat line (above the status line) and type into it."""
@@ -293,25 +319,37 @@ class SharedBoardScreen(BoardScreen):
             chat.remove()
         self.set_focus(None)
 
+    @property
+    def seated_in_play(self) -> bool:
+        """This player has a seat in a match in play that this board still follows."""
+        shared = self.shared
+        return not shared.watching and not shared.over and not self.detached
+
     def action_leave(self) -> None:
         """Escape: closes the chat line if it is open; a seated player in a match in play
         is asked first (the stand-in plays for them, and a match they are not back for
-        counts as left), a second escape leaves."""
+        counts as left), and leaves with an escape while the question is pending, however
+        many moves the table made meanwhile."""
         if self.query("#shared-chat"):
             self.close_chat()
             return
-        shared = self.shared
-        seated = not shared.watching and not shared.over and not self.detached
-        moment = len(shared.actions)
-        if seated and self.leave_asked != moment:
-            self.leave_asked = moment
-            self.say("Leave the table? The stand-in plays for you until you are back; if "
-                     "you are not back when the match ends, you count as having left (last "
-                     "place). esc: leave; any other key: stay.")
+        if self.seated_in_play and self.leave_question is None:
+            self.leave_question = self.set_timer(LEAVE_SECONDS, self.unask_leave)
+            self.set_status(self.status_text_asked)
             return
+        self.unask_leave()
         self.notice = None
         self.link.send({"op": "leave"})
         self.app.pop_screen()
+
+    def unask_leave(self) -> None:
+        """esc's question is answered "stay" (or its time ran out): off the status line."""
+        if self.leave_question is None:
+            return
+        self.leave_question.stop()
+        self.leave_question = None
+        if self.is_mounted:
+            self.set_status(self.status_text_asked)
 
     # --- the end of the match ---------------------------------------------------------
     def take_result(self, message: dict[str, Any]) -> None:
