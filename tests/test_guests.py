@@ -10,6 +10,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from admin_helpers import admin_ok
 from players_helpers import ANCHORS, finish, fixed_anchors, shared
 from ssh_helpers import connect, eventually, serving
 
@@ -191,3 +192,17 @@ async def test_a_password_file_still_lets_its_users_in_at_the_same_prompt(
         guest, _ = await log_in(server, "", user="alice")
     assert alice == "password:alice" and "password" in said
     assert wrong is None and guest is not None and is_guest(guest)
+
+
+async def test_banning_a_guest_bans_the_address_it_came_from(tmp_path: Path) -> None:
+    """A guest is new at every connection: a ban on the guest alone would be gone at the
+    next one. The operator's ban of a guest is a ban of its address."""
+    async with serving(tmp_path) as server:
+        async with await connect(server, client_keys=None,
+                                 client_factory=lambda: Answers("", [])):
+            [guest] = [c.player for c in server.state.connections if c.player]
+            assert guest is not None and is_guest(guest)
+            reply = await admin_ok(server, "ban", target=guest, reason="rude")
+            assert "127.0.0.1" in reply["text"]
+        with pytest.raises(asyncssh.DisconnectError, match="banned"):
+            await log_in(server, "")  # a new guest from the same address
