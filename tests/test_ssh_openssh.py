@@ -299,7 +299,9 @@ def test_openssh_in_tmux_plays_resizes_and_quits(tmp_path: Path, server: ServerP
     row = wait_until(saved_draw, STEP, "the draw in the history database")
     assert isinstance(row, MatchRow)
     assert row.owner == owner and row.actions >= 1
-    assert "You" in row.names  # the name accepted on the welcome screen
+    with open_history(server.history) as history:  # the name suggested on the welcome
+        name = history.players.player_name(owner)  # screen and accepted: never "You"
+    assert name is not None and name.startswith("Player ") and name in row.names
 
     # too small, then back to the board as it was
     pane.resize(SMALL_WIDTH, SMALL_HEIGHT)

@@ -18,6 +18,7 @@ import pytest
 from players_helpers import fixed_anchors
 from table_helpers import FAST, TableClient, name_player, play_out, running_service
 
+from trash_tui.players.identity import default_name
 from trash_tui.players.rater import open_history
 from trash_tui.players.rating import display
 from trash_tui.rules import Rules
@@ -192,7 +193,8 @@ async def test_a_spectator_and_a_returning_player_read_the_last_chat_lines(
         await eve.wait_for("update", lambda m: m["reset"])
         earlier = [await eve.wait_for("chat") for _ in range(20)]
         assert [m["text"] for m in earlier] == [f"line {n}[2J" for n in range(5, 25)]
-        assert all(m["earlier"] and m["from"] == "Player" for m in earlier)
+        # (Ann registered no name: the service tells her apart by her key, never "You")
+        assert all(m["earlier"] and m["from"] == default_name("key:ann") for m in earlier)
         first = eve.messages.index(earlier[0])
         assert eve.messages[first - 1]["op"] == "update"  # right after the reset update
         await eve.send({"op": "chat", "text": "hello"})

@@ -29,6 +29,7 @@ from trash_tui.admin.moderation import (
     parse_duration,
     when_text,
 )
+from trash_tui.players.identity import is_guest
 from trash_tui.text import clean
 
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
@@ -131,7 +132,7 @@ class AdminCommands:
     async def identities(self, target: str) -> list[tuple[str, str]]:
         """The (key, name) pairs ``target`` names: a key itself, or every key registered
         (or on now) with that display name."""
-        if is_key(target):
+        if is_key(target) or is_guest(target):
             name = await self.db(lambda history: history.players.player_name(target)) or ""
             return [(target, name)]
         wanted = target.casefold()
@@ -166,8 +167,19 @@ class AdminCommands:
                 raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
                                  "SHA256:... or an address)")
             for key, name in pairs:
+                if is_guest(key) and action == BAN:
+                    # a guest is new at every connection: its address is what comes back
+                    for address in sorted({c.address for c in self.state.connections
+                                           if c.player == key}):
+                        made.append(await self.db(lambda history, a=address, n=name:
+                                                  store.add_sanction(history, action, ADDRESS,
+                                                                     a, n, reason, until)))
+                    continue
                 made.append(await self.db(lambda history, key=key, name=name: store.add_sanction(
                     history, action, KEY, key, name, reason, until)))
+            if not made:
+                raise AdminError(f"{clean(target, 60)!r} is a guest who is not connected: "
+                                 "ban the address they came from (trash admin who, the log)")
         elif action == MUTE:
             raise AdminError("a mute is for a player (a name or a key), not an address")
         else:

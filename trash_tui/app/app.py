@@ -45,6 +45,7 @@ from trash_tui.app.screens.too_small import check_size
 from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
+from trash_tui.players.identity import PLACEHOLDER_NAME, default_name, is_guest
 from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
@@ -235,13 +236,30 @@ class TrashApp(App[None]):
         """The name prompt of a new SSH player, or at home of the first start (a settings
         file with no name yet); None when the name is known."""
         if self.remote:
-            return NameScreen(self.settings.name) if self.registered_name() is None else None
+            if self.registered_name() is not None:
+                return None
+            return NameScreen(self.suggested_name(), guest=is_guest(self.owner))
         return None if self.settings.name_chosen else LocalNameScreen(self.settings.name)
 
     def registered_name(self) -> str | None:
-        """The display name registered for this player's key, or None (a new key)."""
+        """The display name registered for this player's identity, or None (a new key, a
+        guest's first session, or a player registered as "You" before it was refused:
+        asked again)."""
         history = self.history
-        return history.players.player_name(self.owner) if history is not None else None
+        name = history.players.player_name(self.owner) if history is not None else None
+        return None if name is None or name.casefold() == PLACEHOLDER_NAME.casefold() else name
+
+    def suggested_name(self) -> str:
+        """The name a new SSH player's prompt suggests (and esc keeps): the one in their
+        settings file, else "Player" and letters from their identity, which no other
+        player of this server has (others must tell them apart at a shared table)."""
+        if self.settings.name.strip() and self.settings.name != PLACEHOLDER_NAME:
+            return self.settings.name
+        history = self.history
+        if history is None:
+            return default_name(self.owner)
+        return default_name(self.owner, lambda name: history.players.name_taken(name,
+                                                                                self.owner))
 
     async def build_lobby_under(self, prompt: NameScreen) -> None:
         """Put the lobby under the name prompt, which is back on top before any key is
@@ -504,7 +522,8 @@ class TrashApp(App[None]):
         from trash_tui.app.screens.settings import SettingsScreen
         from trash_tui.settings import default_settings_path
 
-        path = self.settings_path or default_settings_path()
+        # over SSH with no settings file (a guest): for this visit only
+        path = self.settings_path or (None if self.remote else default_settings_path())
         self.push_screen(SettingsScreen(self.settings, path), callback=self.apply_settings)
 
     def action_open_rules(self) -> None:

@@ -157,6 +157,12 @@ class Players:
                               (identity,)).fetchone()
         return None if row is None else str(row[0])
 
+    def name_taken(self, name: str, besides: str) -> bool:
+        """Whether a player other than ``besides`` is registered with ``name`` (in any
+        case)."""
+        return self.db.execute("SELECT 1 FROM players WHERE name = ? COLLATE NOCASE AND "
+                               "identity != ? LIMIT 1", (name, besides)).fetchone() is not None
+
     def registered(self) -> list[tuple[str, str, float, float]]:
         """Every registered player: (identity, name, first seen, last seen), the latest
         seen first."""

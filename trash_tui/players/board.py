@@ -16,6 +16,7 @@ from typing import Any
 
 from trash_tui.history import LOCAL_OWNER, History
 from trash_tui.players.anchors import load_anchors, tied_levels
+from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
 from trash_tui.players.rating import PROVISIONAL_MATCHES, Rating, shown_rating
 from trash_tui.players.repair import ensure_ratings
 from trash_tui.text import clean
@@ -91,6 +92,8 @@ def leaderboard(history: History, game: str, you: str | None = None, *, bots: bo
             name = your_name if is_you else "this computer's player"
         else:
             name = names.get(row.identity) or (your_name if is_you else UNNAMED)
+            if name.casefold() == PLACEHOLDER_NAME.casefold():  # (registered before it
+                name = default_name(row.identity)  # was refused: told apart from others)
         lines.append(((-row.rating.shown, -row.rating.mu, clean(name), row.identity),
                       {"name": clean(name, NAME_LENGTH), "rating": row.rating,
                        "matches": row.matches, "identity": row.identity, "you": is_you,

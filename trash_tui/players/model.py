@@ -13,7 +13,8 @@ Which matches are rated, and how (``rated_seats``):
 - every seat is a known player or a bot level with an anchor rating (``anchors.py``): a
   human at a shared table is their SSH identity; the one human of a match at home is its
   owner; a match with several humans at one keyboard (hot seat), or with a bot that has
-  no anchor (a player's own bot), is not rated;
+  no anchor (a player's own bot), is not rated; nor is a match with a guest in it (a
+  player with no SSH key, ``identity.is_guest``: nothing is kept for a guest);
 - the places of the result: Trash's ``places`` (equal places tie), the dice game's winner
   first and then by markers covered; a human who is not back at a shared table when its
   match ends — they left with esc, their connection dropped, or their turn clock ran out
@@ -34,6 +35,7 @@ from functools import cache
 from typing import Any
 
 from trash_tui.games import NEIGHBOR, TRASH
+from trash_tui.players.identity import is_guest
 from trash_tui.players.rating import Rating
 from trash_tui.standing import final_places, ranked
 
@@ -130,7 +132,7 @@ def rated_seats(game: str, owner: str, specs: Sequence[Any], result: Mapping[str
     players: dict[int, str] = {}
     for seat in humans:
         identity = identities.get(seat) if shared else owner
-        if not identity:
+        if not identity or is_guest(identity):
             return None
         players[seat] = identity
     if len(set(players.values())) != len(players):

@@ -7,9 +7,16 @@ listens, and returns a ``RunningServer`` (its ``port``, ``session_count``, ``ses
 What comes in:
 
 - authentication by public key (``auth = "open"``: any key; ``"allow-list"``: the keys of
-  ``authorized_keys``) or by password (only with a ``password_file``); keyboard-interactive,
-  host-based and GSS are off; after ``MAX_AUTH_FAILURES`` failures the connection is
-  dropped. The player is the key's SHA256 fingerprint, or ``password:<user>``.
+  ``authorized_keys``) or by password (only with a ``password_file``); host-based and GSS
+  are off; after ``MAX_AUTH_FAILURES`` failures the connection is dropped. The player is
+  the key's SHA256 fingerprint, or ``password:<user>``.
+- a client with no key this server takes (OpenSSH offers its keys first) reaches
+  keyboard-interactive, whose one prompt says so in words and how to make a key
+  (``ssh-keygen -t ed25519``). With ``auth = "open"`` Enter lets them in as a **guest**
+  (``guest:<random>``, new at each connection: no rating, nothing kept); with
+  ``"allow-list"`` they are told to send the operator their public key, and refused.
+  With a ``password_file`` the same prompt takes a password (checked as by password
+  authentication). A guest goes through every limit and ban by address as anyone.
 - per address, at most ``connections_per_minute`` new connections (the rest are closed
   at once), ``connections_per_ip`` open connections (``max_connections`` in all),
   ``sessions_per_ip`` sessions (``max_sessions`` in all). A connection has
@@ -52,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import asyncssh
+from asyncssh.auth import KbdIntChallenge, KbdIntResponse
 
 from trash_tui.admin import store
 from trash_tui.admin.commands import AdminCommands
@@ -59,6 +67,7 @@ from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
 from trash_tui.admin.moderation import Moderation
 from trash_tui.history import HistoryError
+from trash_tui.players.identity import new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.child import (
@@ -93,6 +102,23 @@ COMMAND_MESSAGE = "trash: this is a game: commands cannot be run here (connect w
 SUBSYSTEM_MESSAGE = "trash: this is a game: subsystems such as {name} are not available"
 ERROR_MESSAGE = "trash: something went wrong on the server, sorry; try again later"
 STOPPING_MESSAGE = "trash: the server is stopping, try again later"
+#: Said to a client with no key this server takes (keyboard-interactive's one prompt;
+#: OpenSSH puts "(user@host) " before the first line), then the question.
+NO_KEY_GUEST = """Welcome to Trash!
+You have no SSH key, so this server cannot tell it is you next time.
+You can play now as a guest: no rating, and a name asked at every visit.
+To keep your name and get a rating, make a key once and connect again:
+    ssh-keygen -t ed25519"""
+NO_KEY_REFUSED = """Welcome to Trash!
+This server lets in only the SSH keys its operator has listed, and this
+connection offered none of them. If you have no key, make one:
+    ssh-keygen -t ed25519
+then send the operator your public key (the line in ~/.ssh/id_ed25519.pub)
+and connect again once they have added it."""
+ENTER_FOR_GUEST = "Press Enter to play as a guest (ctrl+c to leave): "
+ENTER_TO_CLOSE = "Press Enter to close: "
+PASSWORD_OR_GUEST = "Your password if the operator gave you one, else Enter to play as a guest: "
+PASSWORD_OR_CLOSE = "Your password if the operator gave you one, else Enter to close: "
 _GAME = "trash_game_connection"  # the connection's extra-info key for its GameConnection
 KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
 CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
@@ -248,6 +274,7 @@ class GameConnection(asyncssh.SSHServer):
         self.player: str | None = None  # set once authentication succeeded
         self.username = ""  # the SSH user name: a table's join code, if it is one
         self.failures = 0
+        self.told = False  # a client with no key was told how to make one
         self.sessions = 0  # sessions opened so far
         self.open_sessions = 0  # sessions open now
         self.holds_slot = False  # counted in the server's connection slots
@@ -393,8 +420,40 @@ class GameConnection(asyncssh.SSHServer):
             self.failed()
         return ok
 
+    # --- no key: keyboard-interactive, the words, a guest -----------------------------------
+    # OpenSSH offers its keys first (publickey), so a client reaches keyboard-interactive
+    # only when it has no key this server takes. Its one prompt carries the words (a
+    # prompt is shown at any LogLevel; the instruction and banners are not).
     def kbdint_auth_supported(self) -> bool:
-        return False
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str,
+                             submethods: str) -> KbdIntChallenge:
+        passwords = self.state.passwords is not None
+        guests = self.state.allow_list is None
+        if self.told and not (passwords or guests):
+            self.failed()
+            return False  # (OpenSSH asks again up to three times: said once is enough)
+        self.told = True
+        text = NO_KEY_GUEST if guests else NO_KEY_REFUSED
+        last = (PASSWORD_OR_GUEST if guests else PASSWORD_OR_CLOSE) if passwords else \
+            (ENTER_FOR_GUEST if guests else ENTER_TO_CLOSE)
+        return "", "", "", [(f"{text}\n{last}", False)]
+
+    async def validate_kbdint_response(self, username: str, responses: KbdIntResponse
+                                       ) -> KbdIntChallenge:
+        answer = responses[0] if responses else ""
+        if answer and self.state.passwords is not None:
+            return await self.validate_password(username, answer)
+        if answer or self.state.allow_list is not None:
+            # a password with no password file is refused as before; no guests with
+            # an allow-list (the words were said)
+            self.failed()
+            return False
+        if self.refuse_if_banned(None):  # (by address: a guest has nothing else)
+            return False
+        self.candidate = new_guest()
+        return True
 
     def failed(self) -> None:
         """Count a failed attempt; too many close the connection."""
@@ -774,7 +833,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         "encoding": None, "line_editor": False, "allow_pty": True,
         "agent_forwarding": False, "x11_forwarding": False, "allow_scp": False,
         "public_key_auth": True, "password_auth": passwords is not None,
-        "kbdint_auth": False, "host_based_auth": False, "gss_host": None,
+        "kbdint_auth": True, "host_based_auth": False, "gss_host": None,
         "rdns_lookup": False, "login_timeout": config.login_timeout,
         "keepalive_interval": config.keepalive_interval,
         "keepalive_count_max": config.keepalive_count_max,

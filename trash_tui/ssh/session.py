@@ -3,8 +3,9 @@
 The server runs ``python -m trash_tui.ssh.session`` on a fresh pseudo-terminal and passes
 who the player is and where things live in the environment (never in arguments):
 
-- ``TRASH_TUI_PLAYER``: the player's identity (a key's SHA256 fingerprint, or
-  ``password:<user>``); their matches and settings belong to it;
+- ``TRASH_TUI_PLAYER``: the player's identity (a key's SHA256 fingerprint,
+  ``password:<user>``, or ``guest:<token>`` for a client with no key); their matches and
+  settings belong to it (a guest's settings last for the session only: no file);
 - ``TRASH_TUI_HISTORY``: the history database all sessions share;
 - ``TRASH_TUI_PLAYERS_DIR``: the folder of per-player settings files;
 - ``TRASH_TUI_IDLE_TIMEOUT``: seconds without input before the app says goodbye (0: never).
@@ -79,7 +80,8 @@ def main() -> None:
     take_controlling_tty()
     from trash_tui.app.app import create_app
     from trash_tui.history import default_history_path
-    from trash_tui.settings import load_settings
+    from trash_tui.players.identity import is_guest
+    from trash_tui.settings import Settings, load_settings
 
     identity = os.environ.get(PLAYER_ENV, "").strip()
     if not identity:
@@ -92,8 +94,12 @@ def main() -> None:
         idle = max(0.0, float(os.environ.get(IDLE_ENV) or 0))
     except ValueError:
         idle = 0.0
-    path = settings_file(players_dir, identity)
-    settings, problems = load_settings(path, remote=True)  # no command or file bots
+    path: Path | None = None
+    if is_guest(identity):  # nothing is kept for a guest: the defaults, never saved
+        settings, problems = Settings(name_chosen=False), []
+    else:
+        path = settings_file(players_dir, identity)
+        settings, problems = load_settings(path, remote=True)  # no command or file bots
     from trash_tui.app.shared.link import TablesLink
     from trash_tui.app.shared.notices import ServerNotices
 

@@ -52,6 +52,7 @@ from bots.registry import make_bot
 from trash_tui.admin import store
 from trash_tui.engine.rng import derive_seed
 from trash_tui.history import SHARED_OWNER, History, HistoryError
+from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
 from trash_tui.players.rater import open_history
 from trash_tui.players.rating import display
 from trash_tui.tables.protocol import (
@@ -358,7 +359,10 @@ class TableService:
         client.token = str(message.get("token"))
         history = self._history()
         name = await self.run(lambda: history.players.player_name(identity))
-        client.name = clean(name or "Player", 24) or "Player"
+        # (a name never registered, or "You" from before it was refused: told apart)
+        if not name or name.casefold() == PLACEHOLDER_NAME.casefold():
+            name = default_name(identity)
+        client.name = clean(name, 24) or default_name(identity)
         waiting = next((t for t in self.tables.values()
                         if t.seat_of(identity) is not None and t.status in (WAITING, PLAYING)),
                        None)
@@ -486,8 +490,7 @@ class TableService:
 
     async def req_create(self, client: Client, message: dict[str, Any]) -> None:
         identity = client.identity or ""
-        default = "A table" if client.name == "You" else f"{client.name}'s table"
-        config = TableConfig.from_request(message.get("config"), default)
+        config = TableConfig.from_request(message.get("config"), f"{client.name}'s table")
         open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
         config = replace(config, name=numbered(config.name,
                                                {t.config.name for t in open_tables}))

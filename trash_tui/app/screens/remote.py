@@ -1,8 +1,11 @@
 """Screens for players who come in over SSH: choosing a display name, and goodbye.
 
-``NameScreen`` asks a new player (a key seen for the first time, or at home the first
-start: a settings file with no name yet, ``local``) for the name shown at the table, over
-the lobby (built under it at the player's first key); it dismisses with the name. Enter
+``NameScreen`` asks a new player (a key seen for the first time, a guest — a friend with
+no SSH key, asked at every visit and told how to make a key —, or at home the first start:
+a settings file with no name yet, ``local``) for the name shown at the table, over the
+lobby (built under it at the player's first key); it dismisses with the name. Over SSH it
+suggests a name others can tell apart (``identity.default_name``), which esc keeps; "You"
+is nobody's name there (at a shared table it would be everybody's). Enter
 shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
 reaches it (``sitting``): a second Enter never bubbles up to the screen that comes next
 (the lobby, or a table joined by its code), which owns its keys from its first frame.
@@ -23,25 +26,28 @@ from textual.widgets import Button, Input, Label, Static
 
 from trash_tui.app.widgets.eager_input import EagerInput
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.players.identity import PLACEHOLDER_NAME
 
 NAME_MAX_LENGTH = 24
 #: The app's exit status after the idle goodbye (the SSH server logs the session as idle;
 #: ``trash_tui.ssh.child`` has the same number).
 IDLE_EXIT_STATUS = 3
 
-
-#: What the app calls the local player before they choose a name: not a name to choose.
-PLACEHOLDER_NAME = "You"
+#: How to make an SSH key (said to a guest, who has none).
+MAKE_A_KEY = "ssh-keygen -t ed25519"
 
 
 def name_problem(name: str, local: bool = False) -> str | None:
-    """What is wrong with a display name, or None (``local``: the player at home, who
-    cannot choose the placeholder the app used before they had a name)."""
+    """What is wrong with a display name, or None (``local``: the player at home). Nobody
+    chooses the placeholder "You": at home the app used it before they had a name, over
+    SSH every player at a shared table would be "You"."""
     cleaned = name.strip()
     if not cleaned:
         return "Type a name (it is shown at the table)."
-    if local and cleaned.casefold() == PLACEHOLDER_NAME.casefold():
-        return "Choose a name of your own: the bots and the history call you by it."
+    if cleaned.casefold() == PLACEHOLDER_NAME.casefold():
+        return ("Choose a name of your own: the bots and the history call you by it."
+                if local else f"Not \"{PLACEHOLDER_NAME}\": the others at a table must tell "
+                              "you apart. Choose a name of your own.")
     if len(cleaned) > NAME_MAX_LENGTH:
         return f"At most {NAME_MAX_LENGTH} characters."
     if not cleaned.isprintable():
@@ -66,24 +72,33 @@ class NameScreen(ModalScreen[str | None]):
         Binding("escape", "keep", "Keep this name", id="keep-name"),
     ]
 
-    def __init__(self, suggestion: str, local: bool = False) -> None:
+    def __init__(self, suggestion: str, local: bool = False, guest: bool = False) -> None:
         super().__init__()
         self.local = local  # at home: the first start, not a new key over SSH
-        self.suggestion = "" if local and suggestion == PLACEHOLDER_NAME else suggestion
+        self.guest = guest  # over SSH with no key: asked again at every visit
+        self.suggestion = "" if suggestion == PLACEHOLDER_NAME else suggestion
         self.sitting = False  # the name was taken: the lobby is coming
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
             yield Label("Welcome to Trash!", id="name-title")
-            yield Static(("What is your name? The table, the history and the leaderboard "
-                          "show it (you can change it later in Settings).") if self.local
-                         else ("Your key is new here. Choose the name the table shows for "
-                               "you (you can change it later in Settings)."))
+            yield Static(self.question(), markup=False)
             # (a name pasted with ctrl+u before it, in one packet, is kept)
             yield EagerInput(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
             yield Static("", id="name-problem")
             yield Button("Sit down", id="name-ok", variant="primary")
         yield TrashFooter()  # its own keys, over the lobby's
+
+    def question(self) -> str:
+        if self.local:
+            return ("What is your name? The table, the history and the leaderboard show it "
+                    "(you can change it later in Settings).")
+        if self.guest:
+            return ("You have no SSH key, so you play as a guest: no rating, and this name "
+                    "is for this visit only. To keep a name and get a rating, make a key "
+                    f"once ({MAKE_A_KEY}) and connect again. Your name today:")
+        return ("Your key is new here. Choose the name the table shows for you (you can "
+                "change it later in Settings).")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -4,7 +4,8 @@
 checks the form on every change (a message next to the field that is wrong, and the
 problems ``check_settings`` finds in a problems area), and dismisses with the saved
 ``Settings`` (Save, ctrl+s) or None (Cancel, escape; nothing written). Choosing a theme
-previews it; Cancel puts the previous theme back.
+previews it; Cancel puts the previous theme back. With no ``path`` (a guest over SSH,
+for whom nothing is kept) Save uses the settings for this visit and writes nothing.
 """
 
 from __future__ import annotations
@@ -193,10 +194,10 @@ class SettingsScreen(Screen[Settings | None]):
         (0, "-narrow"), (WIDE_WIDTH, "-wide"),
     ]
 
-    def __init__(self, settings: Settings, path: Path) -> None:
+    def __init__(self, settings: Settings, path: Path | None) -> None:
         super().__init__()
         self.settings = settings
-        self.path = Path(path)
+        self.path = Path(path) if path is not None else None  # None: for this visit only
         self.problems: list[str] = []
         self._theme_before = ""
         players, level = seat_controls(settings.seats)
@@ -457,7 +458,9 @@ class SettingsScreen(Screen[Settings | None]):
             area.update(f"✗ {count} — Save is refused until fixed:\n"
                         + "\n".join(f"• {p}" for p in problems))
         else:
-            area.update(f"✓ No problems — Save writes {self.path}")
+            area.update(f"✓ No problems — Save writes {self.path}" if self.path is not None
+                        else "✓ No problems — Save uses them for this visit (a guest's "
+                             "settings are not kept)")
 
     def _show_preset(self, rules: Rules) -> None:
         name = preset_name_of(rules)
@@ -557,6 +560,11 @@ class SettingsScreen(Screen[Settings | None]):
                         markup=False)
             return
         settings, _ = self._form_settings()
+        if self.path is None:
+            self.notify("Settings used for this visit (a guest's are not kept).",
+                        title="Settings")
+            self.dismiss(settings)
+            return
         try:
             save_settings(settings, self.path)
         except (OSError, ValueError) as exc:
