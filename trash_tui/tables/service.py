@@ -522,6 +522,12 @@ class TableService:
             raise TableError("no such seat")
         if table.status in (FINISHED, CLOSED):
             raise TableError("that table's match is over")
+        if table.status != WAITING and table.seat_of(identity) is None:
+            # no seat to take: the refusal offers to watch this table (the one asked for,
+            # whichever way it was named), so the client watches it and no other
+            client.send({"op": "error", "watch": True, "name": clean(table.config.name, 32),
+                         "message": "the match has started: you can watch it"})
+            return
         if table.seat_of(identity) is None:
             async with self.lock(table):  # (a refusal leaves the client where it was)
                 index = table.sit(identity, client.name, seat)

@@ -5,7 +5,10 @@ seats, bot levels), its status and how many watch. ``n`` creates a table
 (``NewTableScreen``: a name, the rules, the seats, public or private, the turn clock),
 ``enter`` joins the selected table (or goes back to one's seat), ``w`` watches it, ``j``
 joins or watches by a code a friend gave, ``o`` reopens one's own closed table, ``esc``
-goes back to the lobby. Everything shown came from other players and is cleaned.
+goes back to the lobby. A join the service refuses because the match has started comes
+with an offer to watch: ``w`` then watches the table asked for (by its code, or its row),
+whichever row is selected. A table whose match is over opens on its last board. Everything
+shown came from other players and is cleaned.
 """
 
 from __future__ import annotations
@@ -98,6 +101,8 @@ class TablesScreen(Screen[None]):
         # the request of this screen's still unanswered (a join, a watch, a new table):
         # only its answer opens a table's screen, not a late update of a table just left
         self.asked: dict[str, Any] | None = None
+        # the service's offer to watch the table a refused join asked for (w watches it)
+        self.offer: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("Tables on this server", id="tables-title")
@@ -120,6 +125,7 @@ class TablesScreen(Screen[None]):
     def ask(self, request: dict[str, Any]) -> None:
         """Send a request whose answer is a table to open (its update, reset)."""
         self.asked = request
+        self.offer = None
         self.link.send(request)
 
     def answers_request(self, update: dict[str, Any]) -> bool:
@@ -164,7 +170,12 @@ class TablesScreen(Screen[None]):
             self.asked = None
             self.open_table(message)
         elif op == "error":
-            self.asked = None
+            asked, self.asked = self.asked, None
+            if message.get("watch") and asked is not None and asked.get("op") == "join":
+                self.offer = {**asked, "op": "watch"}  # the same table, however named
+                name = clean(message.get("name") or "that table", 32)
+                self.say(f"⚠ The match at {name} has started: w watches it.")
+                return
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
         elif op == "disconnected":
             self.say("⚠ The connection to the tables is lost.")
@@ -226,7 +237,7 @@ class TablesScreen(Screen[None]):
         self.message = ""
         self.link.send({"op": "list", "follow": False})  # until this screen is back
         status = update["table"]["status"]
-        if status == "playing" and "observation" in update:
+        if status in ("playing", "finished") and "observation" in update:
             self.app.push_screen(SharedBoardScreen(self.link, update, self.animation))
         else:
             host = update.get("seat") == 0
@@ -249,6 +260,9 @@ class TablesScreen(Screen[None]):
         self.action_join()
 
     def action_watch(self) -> None:
+        if self.offer is not None:  # the table a refused join asked for, not the row
+            self.ask(self.offer)
+            return
         entry = self.selected()
         if entry is not None:
             self.ask({"op": "watch", "table": entry["id"]})

@@ -71,7 +71,7 @@ class TableWaitingScreen(Screen[None]):
 
     def show(self) -> None:
         table = self.update["table"]
-        if table["status"] == "playing" and "observation" in self.update:
+        if table["status"] in ("playing", "finished") and "observation" in self.update:
             self.link.ignore(self.on_table_message)
             self.app.switch_screen(SharedBoardScreen(self.link, self.update, self.animation))
             return
