@@ -1,0 +1,108 @@
+"""Issue 35: the shared tables' screens as a person meets them, on the way in and out
+(Textual's pilot against a real table service in the same event loop): the standings'
+"Back to the lobby", the waiting room's chat on the board, joining by code without a
+flash of other screens, tables of the same name, a seat at a table closed for being
+empty, and a shared match's replay in the player's own seat."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from table_helpers import TableClient, name_player, running_service
+
+from trash_tui.app.app import TrashApp, create_app
+from trash_tui.app.screens.lobby import LobbyScreen
+from trash_tui.app.shared.board import SharedBoardScreen
+from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.tables_screen import TablesScreen
+from trash_tui.app.shared.waiting_room import TableWaitingScreen
+from trash_tui.app.trash.endings import StandingsScreen
+from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def _history_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRASH_TUI_HISTORY", str(tmp_path / "history.sqlite3"))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+def player_app(service, identity: str, join: str | None = None) -> TrashApp:
+    link = TablesLink(str(service.socket_path), service.register(identity), join)
+    return create_app(settings=Settings(animation="off"), owner=identity, remote=True,
+                      tables=link)
+
+
+async def until(pilot, check, limit: float = 15.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not check():
+        assert loop.time() < deadline, "the screen never got there"
+        await pilot.pause(0.05)
+
+
+def log_text(board: SharedBoardScreen) -> str:
+    return "\n".join(str(line.text) for line in board.query_one(GameLog).lines)
+
+
+async def test_back_to_the_lobby_at_the_end_of_a_shared_match_lands_in_the_lobby(
+        tmp_path: Path) -> None:
+    """Cleo watches Ann's table from the Tables list to the end of its match; the
+    standings' "Back to the lobby" (enter) lands in the lobby, not the Tables list."""
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:cleo", "Cleo")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "random"], "clock": 0,
+                                                   "preset": "kids"}})
+        await ann.wait_for("created")
+        app = player_app(service, "key:cleo")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen)
+                        and len(app.screen.tables) == 1)
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            await ann.send({"op": "leave"})  # the stand-in plays her seat to the end
+            await until(pilot, lambda: isinstance(app.screen, StandingsScreen), limit=60)
+            assert "Back to the lobby" in str(app.screen.query_one("#standings-close")
+                                             .label)
+            await pilot.press("enter")
+            await until(pilot, lambda: not isinstance(app.screen, StandingsScreen))
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, LobbyScreen), type(app.screen).__name__
+            assert not any(isinstance(s, TablesScreen) for s in app.screen_stack)
+
+
+async def test_the_waiting_rooms_chat_is_on_the_board_once_the_match_begins(
+        tmp_path: Path) -> None:
+    """Bob waits at Ann's table for a third player; what Ann and Bob said in the waiting
+    room is in the board's log when Carl sits down and the match begins."""
+    for identity, name in (("key:ann", "Ann"), ("key:bob", "Bob"), ("key:carl", "Carl")):
+        name_player(tmp_path, identity, name)
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human", "human"],
+                                                   "clock": 0}})
+        code = (await ann.wait_for("created"))["code"]
+        app = player_app(service, "key:bob", join=code)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            room = app.screen
+            await ann.send({"op": "chat", "text": "shuffle well, Bob"})
+            await until(pilot, lambda: "shuffle well" in "\n".join(
+                str(line) for line in room.query_one("#waiting-log").lines))
+            await pilot.press("c", *"ready", "enter")
+            await ann.wait_for("chat", lambda m: m.get("text") == "ready")
+            carl = await TableClient.connect(service, "key:carl")
+            await carl.send({"op": "join", "code": code})
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            board = app.screen
+            await until(pilot, lambda: "ready" in log_text(board), limit=5)
+            text = log_text(board)
+            assert "Ann: shuffle well, Bob" in text and "Bob: ready" in text, text
