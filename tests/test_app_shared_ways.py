@@ -106,3 +106,54 @@ async def test_the_waiting_rooms_chat_is_on_the_board_once_the_match_begins(
             await until(pilot, lambda: "ready" in log_text(board), limit=5)
             text = log_text(board)
             assert "Ann: shuffle well, Bob" in text and "Bob: ready" in text, text
+
+
+def record_frames(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each frame sent to the terminal showed: its screen's class, and for the Tables
+    screen its line (``App._display``, skipped in a batch update, as
+    test_app_remote.py records them)."""
+    frames: list[str] = []
+    display = TrashApp._display
+
+    def record(app: TrashApp, screen, renderable) -> None:
+        if renderable is not None and not app._batch_count:
+            shown = type(app.screen).__name__
+            if isinstance(app.screen, TablesScreen):
+                shown += ": " + str(app.screen.query_one("#tables-line").render())
+            frames.append(shown)
+        display(app, screen, renderable)
+
+    monkeypatch.setattr(TrashApp, "_display", record)
+    return frames
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["known-key", "new-key"])
+async def test_joining_by_code_shows_neither_the_lobby_nor_an_empty_list(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, known: bool) -> None:
+    """Bob comes with Ann's code as his SSH user name (a known key, or a new one that
+    names itself first): no frame between the name (or the start) and Ann's table shows
+    the lobby or the Tables list saying "No open table yet"."""
+    name_player(tmp_path, "key:ann", "Ann")
+    if known:
+        name_player(tmp_path, "key:bob", "Bob")
+    frames = record_frames(monkeypatch)
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human", "human"],
+                                                   "clock": 0}})
+        code = (await ann.wait_for("created"))["code"]
+        app = player_app(service, "key:bob", join=code)
+        async with app.run_test(size=(80, 24)) as pilot:
+            if not known:
+                await until(pilot, lambda: type(app.screen).__name__ == "NameScreen")
+                app.screen.query_one("Input").value = ""
+                await pilot.press(*"Bob")
+                await pilot.pause()
+                frames.clear()  # (the prompt's own frames)
+                await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            await pilot.pause(0.3)
+    seen = [frame for frame in frames if not frame.startswith("NameScreen")]
+    assert seen and seen[-1] == "TableWaitingScreen", seen
+    assert not any(frame.startswith("LobbyScreen") for frame in seen), seen
+    assert not any("No open table yet" in frame for frame in seen), seen

@@ -5,10 +5,13 @@ seats, bot levels), its status and how many watch. ``n`` creates a table
 (``NewTableScreen``: a name, the rules, the seats, public or private, the turn clock),
 ``enter`` joins the selected table (or goes back to one's seat), ``w`` watches it, ``j``
 joins or watches by a code a friend gave, ``o`` reopens one's own closed table, ``esc``
-goes back to the lobby. A join the service refuses because the match has started comes
-with an offer to watch: ``w`` then watches the table asked for (by its code, or its row),
-whichever row is selected. A table whose match is over opens on its last board. Everything
-shown came from other players and is cleaned.
+goes back to the lobby. Opened for a request (a join by the code in the SSH user name),
+it may come before the link is up (the app puts it under the first screen, so no other
+screen shows meanwhile): until the answer its line says which table it is joining, and
+it sends the request once the link is up (``link_up``). A join the service refuses
+because the match has started comes with an offer to watch: ``w`` then watches the table
+asked for (by its code, or its row), whichever row is selected. A table whose match is
+over opens on its last board. Everything shown came from other players and is cleaned.
 """
 
 from __future__ import annotations
@@ -113,11 +116,17 @@ class TablesScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_motd()
         self.link.listen(self.on_table_message)
+        if self.link.connected:
+            self.link_up()
+        self.fill()
+
+    def link_up(self) -> None:
+        """The link is up: follow the list, send the request this screen was opened for."""
         self.link.send({"op": "list", "follow": True})
         if self.request is not None:  # its answer (the table) comes to this screen
             self.ask(self.request)
             self.request = None
-        self.fill()
+        self.show_line()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fill()
@@ -211,8 +220,13 @@ class TablesScreen(Screen[None]):
         self.show_line()
 
     def show_line(self) -> None:
+        pending = self.request or self.asked
         if self.message:
             text = self.message
+        elif pending is not None and pending.get("op") in ("join", "watch"):
+            code = pending.get("code")
+            text = f"Opening the table {clean(code, 8)}…" if isinstance(code, str) else \
+                "Opening the table…"
         elif not self.tables:
             text = "No open table yet: press n to create one, or j to join with a code."
         else:
