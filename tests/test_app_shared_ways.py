@@ -157,3 +157,32 @@ async def test_joining_by_code_shows_neither_the_lobby_nor_an_empty_list(
     assert seen and seen[-1] == "TableWaitingScreen", seen
     assert not any(frame.startswith("LobbyScreen") for frame in seen), seen
     assert not any("No open table yet" in frame for frame in seen), seen
+
+
+async def test_a_shared_matchs_replay_opens_in_the_players_own_seat(tmp_path: Path) -> None:
+    """Bob sat in the second seat of Ann's table: his history's replay of the match shows
+    it as he saw it (his seat's view), not seat 1's."""
+    from table_helpers import play_out
+
+    from trash_tui.app.screens.history import HistoryScreen
+    from trash_tui.app.trash.replay_screen import ReplayScreen
+
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"], "clock": 0,
+                                                   "preset": "kids"}})
+        code = (await ann.wait_for("created"))["code"]
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "join", "code": code})
+        await play_out([ann, bob])
+        app = player_app(service, "key:bob")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.press("h")
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            replay = app.screen
+            assert replay.viewer == 1
+            assert "seen by Bob" in str(replay.query_one("#replay-status").render())
