@@ -186,3 +186,41 @@ async def test_a_shared_matchs_replay_opens_in_the_players_own_seat(tmp_path: Pa
             replay = app.screen
             assert replay.viewer == 1
             assert "seen by Bob" in str(replay.query_one("#replay-status").render())
+
+
+async def test_tables_of_the_same_name_can_be_told_apart_at_80_columns(
+        tmp_path: Path) -> None:
+    """Ann's first table is over (still listed) when she opens a second one, named as
+    the first by default; Bob and Dan each name theirs "The long evening table". In the
+    Tables list at 80 columns every row's name differs from the others' (the service
+    numbers a name already listed, and a cut keeps the number)."""
+    from table_helpers import play_out
+
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    name_player(tmp_path, "key:cleo", "Cleo")
+    name_player(tmp_path, "key:dan", "Dan")
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"seats": ["human", "random"], "clock": 0,
+                                                   "preset": "kids"}})
+        await ann.wait_for("created")
+        await play_out([ann])
+        await asyncio.sleep(2.5)  # (Ann's message rate)
+        await ann.send({"op": "create", "config": {"seats": ["human", "human"]}})
+        await ann.wait_for("created")
+        for identity in ("key:bob", "key:dan"):
+            host = await TableClient.connect(service, identity)
+            await host.send({"op": "create", "config": {
+                "name": "The long evening table", "seats": ["human", "human"]}})
+            await host.wait_for("created")
+        app = player_app(service, "key:cleo")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.tables_link.connected)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TablesScreen)
+                        and len(app.screen.tables) == 4)
+            await pilot.pause(0.2)
+            listed = app.screen.query_one("#tables-list")
+            names = [str(listed.get_row_at(row)[0]) for row in range(4)]
+            assert len(set(names)) == 4, names

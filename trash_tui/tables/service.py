@@ -493,8 +493,9 @@ class TableService:
         default = "A table" if client.name == "You" else f"{client.name}'s table"
         config = TableConfig.from_request(message.get("config"), default)
         open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
+        # unique among the tables listed (a finished one is listed a while longer too)
         config = replace(config, name=numbered(config.name,
-                                               {t.config.name for t in open_tables}))
+                                               {t.config.name for t in self.tables.values()}))
         if len(open_tables) >= self.limits.max_tables:
             raise TableError("the server has as many tables as it can hold: join one, or try "
                              "again later")
@@ -894,7 +895,7 @@ class TableService:
                t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
         row["status"] = PLAYING if row["match_id"] is not None else WAITING
-        taken = {t.config.name for t in self.tables.values() if t.status in (WAITING, PLAYING)}
+        taken = {t.config.name for t in self.tables.values()}  # every table listed
         if isinstance(row["config"], dict) and isinstance(row["config"].get("name"), str):
             row["config"] = {**row["config"], "name": numbered(row["config"]["name"], taken)}
         table = await self.restore(row)

@@ -1,7 +1,9 @@
 """The Tables screen (over SSH): every open table on the server, refreshed live.
 
-Each row says the table's name, its host, its rules in short, its seats (humans, open
-seats, bot levels), its status and how many watch. ``n`` creates a table
+Each row says the table's name (the service makes it unique among the tables listed,
+finished ones too, with a number: "Ann's table (2)"; a name cut to fit keeps its number),
+its host, its rules in short, its seats (humans, open seats, bot levels), its status and
+how many watch. ``n`` creates a table
 (``NewTableScreen``: a name, the rules, the seats, public or private, the turn clock),
 ``enter`` joins the selected table (or goes back to one's seat), ``w`` watches it, ``j``
 joins or watches by a code a friend gave, ``o`` reopens one's own closed table, ``esc``
@@ -16,6 +18,7 @@ over opens on its last board. Everything shown came from other players and is cl
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -54,6 +57,20 @@ def cut(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
     return set_cell_size(text, max(0, width - 1)).rstrip() + "…"
+
+
+_NUMBER = re.compile(r" \(\d+\)$")  # the " (2)" the service gives a name already taken
+
+
+def cut_name(name: str, width: int) -> str:
+    """A table's name in ``width`` cells, its number kept: tables of the same name are
+    numbered by the service ("Ann's table (2)"), and a cut keeps the number in sight
+    ("Ann's ta… (2)"), so two rows never look alike."""
+    number = _NUMBER.search(name)
+    if number is None or cell_len(name) <= width or width < 2 * len(number.group()):
+        return cut(name, width)
+    suffix = number.group()
+    return cut(name[:number.start()], width - len(suffix)) + suffix
 
 
 def column_widths(cells: list[dict[str, str]], room: int) -> dict[str, int]:
@@ -213,8 +230,8 @@ class TablesScreen(Screen[None]):
         for name in COLUMNS:
             table.add_column(name, width=widths[name], key=name)
         for entry, line in zip(self.tables, cells, strict=True):
-            table.add_row(*(cut(line[name], widths[name]) for name in COLUMNS),
-                          key=str(entry["id"]))
+            table.add_row(*((cut_name if name == "Table" else cut)(line[name], widths[name])
+                            for name in COLUMNS), key=str(entry["id"]))
         if self.tables:
             table.move_cursor(row=min(max(row, 0), len(self.tables) - 1))
         self.show_line()
