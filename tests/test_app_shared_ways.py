@@ -224,3 +224,43 @@ async def test_tables_of_the_same_name_can_be_told_apart_at_80_columns(
             listed = app.screen.query_one("#tables-list")
             names = [str(listed.get_row_at(row)[0]) for row in range(4)]
             assert len(set(names)) == 4, names
+
+
+async def test_the_lobby_names_a_seat_at_a_table_that_closed_for_being_empty(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob's connection dropped while he sat at Ann's table; nobody came back and the
+    table closed for being empty. When Bob comes again, his lobby says so, and that Ann
+    (its host) can reopen it."""
+    from dataclasses import replace
+
+    from table_helpers import FAST
+
+    from trash_tui.tables import service as service_module
+
+    monkeypatch.setattr(service_module, "JANITOR_EVERY", 0.1)
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    async with running_service(tmp_path, replace(FAST, empty_timeout=0.3)) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"name": "Night owls", "clock": 0,
+                                                   "seats": ["human", "human", "human"]}})
+        code = (await ann.wait_for("created"))["code"]
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "join", "code": code})
+        await bob.wait_for("update")
+        await bob.close()
+        await ann.close()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while service.tables:
+            assert loop.time() < deadline, "the empty table never closed"
+            await asyncio.sleep(0.1)
+        app = player_app(service, "key:bob")
+        async with app.run_test(size=(100, 32)) as pilot:
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            note = lobby.query_one("#lobby-continue-note")
+            await until(pilot, lambda: "Night owls" in str(note.render()))
+            text = " ".join(str(note.render()).split())
+            assert "closed" in text and "nobody" in text and "Ann" in text, text
+            assert "reopen" in text, text

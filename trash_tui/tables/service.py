@@ -296,10 +296,13 @@ class TableService:
             if isinstance(listener, MatchSaver):
                 listener.context = {"shared_table": table.code, "players": players}
 
-    async def save(self, table: Table) -> None:
+    async def save(self, table: Table, closed: str | None = None) -> None:
+        """Store the table (``closed``: why it closes, kept with its settings for the
+        lobby of those who hold a seat at it)."""
         history = self._history()
+        config = table.config.to_dict() | ({"closed": closed} if closed else {})
         await self.run(lambda: history.matches.save_table(
-            table.id, table.code, table.host, table.status, table.config.to_dict(),
+            table.id, table.code, table.host, table.status, config,
             [seat.to_dict() for seat in table.seats], table.match_id))
 
     # --- clients ---------------------------------------------------------------------
@@ -878,9 +881,26 @@ class TableService:
         return True
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
-        """The open tables (waiting or playing) where this player holds a seat."""
+        """The open tables (waiting or playing) where this player holds a seat, and the
+        last closed one (``closed``: its name, why it closed, its host's name and whether
+        it is this player's own, which they can reopen)."""
         identity = client.identity or ""
-        client.send({"op": "mine", "tables": [
+        history = self._history()
+        rows = await self.run(lambda: history.matches.shared_tables([CLOSED]))
+        held = [row for row in rows if any(isinstance(seat, dict) and
+                                           seat.get("identity") == identity
+                                           for seat in row["seats"])]
+        closed = []
+        if held:
+            row = held[-1]
+            config = row["config"] if isinstance(row["config"], dict) else {}
+            host = next((seat.get("name") for seat in row["seats"] if isinstance(seat, dict)
+                         and seat.get("identity") == row["host"]), None)
+            closed.append({"id": row["id"], "name": clean(str(config.get("name", "?")), 32),
+                           "why": clean(str(config.get("closed") or ""), 120),
+                           "host": clean(str(host or "its host"), 24),
+                           "yours": row["host"] == identity})
+        client.send({"op": "mine", "closed": closed, "tables": [
             table.summary() for table in self.tables.values()
             if table.status in (WAITING, PLAYING) and table.seat_of(identity) is not None]})
 
@@ -1077,7 +1097,7 @@ class TableService:
             timer.cancel()
         if table.status in (WAITING, PLAYING):
             table.status = CLOSED
-            await self.save(table)
+            await self.save(table, closed=why)
         for client in self.audience(table):
             client.send({"op": "closed", "why": why})
             client.table, client.seat = None, None
