@@ -9,6 +9,7 @@ only when ``ssh`` or ``tmux`` is not installed.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import time
@@ -16,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from table_helpers import TableClient, play_out
+from table_ssh_helpers import make_fast, table_server
 from test_ssh_openssh import (
     FIRST_SCREEN,
     HEIGHT,
@@ -132,3 +135,88 @@ def test_two_openssh_clients_sit_at_one_table_and_see_each_others_moves(
 
     assert server.terminate() == 0, server.output()
     wait_until(lambda: len(server.sessions_logged()) == 2, STEP, "both sessions' log lines")
+
+
+async def test_a_friend_whose_code_points_at_a_match_in_play_watches_that_table(
+        tmp_path: Path) -> None:
+    """Issue 35: Cleo connects with ``ssh CODE@host`` (80×24) for a table whose match has
+    started, while a finished table is listed first (and selected). She is told the match
+    has started and that w watches it; w watches THE table of the code (its board, its
+    moves coming), not the selected row. Back in the list, watching the finished table
+    shows it finished (its last board, "The match is over"), never "waiting for players".
+    The server runs in this process (its bots fast), Cleo through the real OpenSSH client
+    in tmux; the table service is the oracle of whom she watches."""
+    async def sees(pane: TmuxPane, *needles: str, absent: str | None = None,
+                   timeout: float = STEP) -> str:
+        return await asyncio.to_thread(pane.wait_for, *needles, absent=absent,
+                                       timeout=timeout)
+
+    async with table_server(tmp_path / "server", bot_delay=0.0,
+                            sessions_per_ip=20) as server:
+        service = server.state.tables
+        with open_history(server.config.history) as history:
+            history.players.register_player("key:ann", "Ann")
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {"name": "Ann's table", "clock": 0,
+                                                   "seats": ["human", "random"]}})
+        await ann.wait_for("created")
+        finished = await play_out([ann])  # the first table's match is over: still listed
+        assert finished["table"]["status"] == "finished"
+        make_fast(server, 0.3)  # the second table's moves come one by one
+        await asyncio.sleep(2.5)  # (Ann's message rate: play_out sent many moves)
+        await ann.send({"op": "create", "config": {"name": "Ann's table", "clock": 0,
+                                                   "seats": ["human", "easy", "random"]}})
+        created = await ann.wait_for("created")
+        code, playing_id = created["code"], created["table"]
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")  # full
+        await ann.send({"op": "leave"})  # the stand-in plays her seat while anyone is there
+        await ann.wait_for("left")
+        playing = service.tables[playing_id]
+        assert next(iter(service.tables)) != playing_id  # listed second
+
+        folder = tmp_path / "cleo"
+        folder.mkdir()
+        key, identity = make_client_key(folder)
+        with open_history(server.config.history) as history:
+            history.players.register_player(identity, "Cleo")
+        settings = settings_file(server.config.players_dir, identity)
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text('[app]\nanimation = "off"\n', encoding="utf-8")
+        pane = TmuxPane(folder)
+        pane.notes.append(folder / "ssh.err")
+        try:
+            command = ssh_command(key, folder / "known_hosts", server.port,
+                                  folder / "status", folder / "ssh.err")
+            pane.start(command.replace("player@127.0.0.1", f"{code}@127.0.0.1"), 80, 24)
+            await sees(pane, "has started", "w watches it", timeout=FIRST_SCREEN)
+            before = len(playing.controller.actions)
+            pane.press("w")
+            await sees(pane, "Watching", absent="waiting for players")
+            watched = [c.table.id for c in service.clients
+                       if c.identity == identity and c.table is not None]
+            assert watched == [playing_id], f"Cleo watches table {watched}, not {playing_id}"
+            assert any(c.identity == identity for c in playing.spectators)
+            # the table plays on with her watching: its moves reach her screen
+            await asyncio.wait_for(_until(lambda: len(playing.controller.actions) > before + 2),
+                                   STEP)
+            moved = flat(pane.screen() or "")
+            await asyncio.sleep(1.0)
+            assert flat(pane.screen() or "") != moved or playing.controller.over
+
+            # the finished table, first in the list, is shown as finished
+            pane.press("Escape")
+            listed = await sees(pane, "Tables on this server", "finished")
+            assert "finished" in listed
+            pane.press("Home")
+            await asyncio.sleep(0.5)
+            pane.press("w")
+            over = await sees(pane, "The match is over", absent="waiting for players")
+            assert "Starts when every seat is taken" not in over
+        finally:
+            pane.kill()
+            await ann.close()
+
+
+async def _until(check) -> None:
+    while not check():
+        await asyncio.sleep(0.05)

@@ -143,7 +143,7 @@ class TrashApp(App[None]):
             self.push_screen(prompt, callback=self.set_player_name)
             self.prompt_without_lobby = prompt
         else:
-            self.push_screen(LobbyScreen())
+            self.push_first_screens()
         for problem in self.problems:
             self.notify(problem, title="Settings problem: using the default",
                         severity="warning", timeout=12, markup=False)  # text from the file
@@ -154,6 +154,19 @@ class TrashApp(App[None]):
         if self.idle_timeout > 0:
             self.set_interval(min(5.0, self.idle_timeout / 4), self.check_player_idle)
         check_size(self)
+
+    def push_first_screens(self) -> list[Any]:
+        """Push the lobby, and over it, for a code in the SSH user name, the Tables screen
+        that opens its table (it sends the join once the link is up), so no frame shows
+        the lobby or an empty list before the table; what the pushes return."""
+        from trash_tui.app.shared.tables_screen import TablesScreen
+
+        pushed = [self.push_screen(LobbyScreen())]
+        link = self.tables_link
+        if link is not None and link.join_code is not None:
+            pushed.append(self.push_screen(TablesScreen(
+                link, self.settings.animation, {"op": "join", "code": link.join_code})))
+        return pushed
 
     # --- players over SSH ----------------------------------------------------------------
     def welcome_remote_player(self) -> None:
@@ -187,10 +200,23 @@ class TrashApp(App[None]):
             self.tables_link = None
             self.notify(f"The shared tables are not available: {exc}", severity="warning",
                         markup=False)
+            from trash_tui.app.shared.tables_screen import TablesScreen
+
+            for screen in self.screen_stack:  # one opened for a code says so (esc: lobby)
+                if isinstance(screen, TablesScreen) and screen.is_mounted:
+                    screen.request = None
+                    screen.say("⚠ The shared tables are not available.")
             return
         waiting = welcome.get("waiting")
         if link.join_code is not None:
-            self.open_tables({"op": "join", "code": link.join_code})
+            from trash_tui.app.shared.tables_screen import TablesScreen
+
+            opening = [screen for screen in self.screen_stack
+                       if isinstance(screen, TablesScreen) and screen.request is not None]
+            if not opening:
+                self.open_tables({"op": "join", "code": link.join_code})
+            elif opening[-1].is_mounted:  # (else its mount sends the join: the link is up)
+                opening[-1].link_up()
         elif waiting:
             # said on the table's own status line (a toast would cover its piles)
             self.arrival_notice = (f"Back at your seat at {clean(waiting.get('name', ''), 32)}"
@@ -273,7 +299,8 @@ class TrashApp(App[None]):
         # a key (n) that the prompt, back on top, takes
         with self.batch_update():
             await self.pop_screen()  # (installed: the prompt and what is typed in it stay)
-            await self.push_screen(LobbyScreen())
+            for pushed in self.push_first_screens():
+                await pushed
             await self.push_screen(prompt, callback=self.set_player_name)
 
     def set_player_name(self, name: str | None) -> None:
@@ -282,7 +309,7 @@ class TrashApp(App[None]):
         the SSH user name goes to its table)."""
         self.call_later(self.uninstall_screen, NAME_PROMPT)
         if not any(isinstance(screen, LobbyScreen) for screen in self.screen_stack):
-            self.push_screen(LobbyScreen())
+            self.push_first_screens()
         if not self.remote:
             self.set_local_name(name)
             return

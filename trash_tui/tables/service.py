@@ -293,10 +293,13 @@ class TableService:
             if isinstance(listener, MatchSaver):
                 listener.context = {"shared_table": table.code, "players": players}
 
-    async def save(self, table: Table) -> None:
+    async def save(self, table: Table, closed: str | None = None) -> None:
+        """Store the table (``closed``: why it closes, kept with its settings for the
+        lobby of those who hold a seat at it)."""
         history = self._history()
+        config = table.config.to_dict() | ({"closed": closed} if closed else {})
         await self.run(lambda: history.matches.save_table(
-            table.id, table.code, table.host, table.status, table.config.to_dict(),
+            table.id, table.code, table.host, table.status, config,
             [seat.to_dict() for seat in table.seats], table.match_id))
 
     # --- clients ---------------------------------------------------------------------
@@ -492,8 +495,9 @@ class TableService:
         identity = client.identity or ""
         config = TableConfig.from_request(message.get("config"), f"{client.name}'s table")
         open_tables = [t for t in self.tables.values() if t.status in (WAITING, PLAYING)]
+        # unique among the tables listed (a finished one is listed a while longer too)
         config = replace(config, name=numbered(config.name,
-                                               {t.config.name for t in open_tables}))
+                                               {t.config.name for t in self.tables.values()}))
         if len(open_tables) >= self.limits.max_tables:
             raise TableError("the server has as many tables as it can hold: join one, or try "
                              "again later")
@@ -521,6 +525,12 @@ class TableService:
             raise TableError("no such seat")
         if table.status in (FINISHED, CLOSED):
             raise TableError("that table's match is over")
+        if table.status != WAITING and table.seat_of(identity) is None:
+            # no seat to take: the refusal offers to watch this table (the one asked for,
+            # whichever way it was named), so the client watches it and no other
+            client.send({"op": "error", "watch": True, "name": clean(table.config.name, 32),
+                         "message": "the match has started: you can watch it"})
+            return
         if table.seat_of(identity) is None:
             async with self.lock(table):  # (a refusal leaves the client where it was)
                 index = table.sit(identity, client.name, seat)
@@ -881,9 +891,26 @@ class TableService:
         return True
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
-        """The open tables (waiting or playing) where this player holds a seat."""
+        """The open tables (waiting or playing) where this player holds a seat, and the
+        last closed one (``closed``: its name, why it closed, its host's name and whether
+        it is this player's own, which they can reopen)."""
         identity = client.identity or ""
-        client.send({"op": "mine", "tables": [
+        history = self._history()
+        rows = await self.run(lambda: history.matches.shared_tables([CLOSED]))
+        held = [row for row in rows if any(isinstance(seat, dict) and
+                                           seat.get("identity") == identity
+                                           for seat in row["seats"])]
+        closed = []
+        if held:
+            row = held[-1]
+            config = row["config"] if isinstance(row["config"], dict) else {}
+            host = next((seat.get("name") for seat in row["seats"] if isinstance(seat, dict)
+                         and seat.get("identity") == row["host"]), None)
+            closed.append({"id": row["id"], "name": clean(str(config.get("name", "?")), 32),
+                           "why": clean(str(config.get("closed") or ""), 120),
+                           "host": clean(str(host or "its host"), 24),
+                           "yours": row["host"] == identity})
+        client.send({"op": "mine", "closed": closed, "tables": [
             table.summary() for table in self.tables.values()
             if table.status in (WAITING, PLAYING) and table.seat_of(identity) is not None]})
 
@@ -898,7 +925,7 @@ class TableService:
                t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
         row["status"] = PLAYING if row["match_id"] is not None else WAITING
-        taken = {t.config.name for t in self.tables.values() if t.status in (WAITING, PLAYING)}
+        taken = {t.config.name for t in self.tables.values()}  # every table listed
         if isinstance(row["config"], dict) and isinstance(row["config"].get("name"), str):
             row["config"] = {**row["config"], "name": numbered(row["config"]["name"], taken)}
         table = await self.restore(row)
@@ -1088,7 +1115,7 @@ class TableService:
             timer.cancel()
         if table.status in (WAITING, PLAYING):
             table.status = CLOSED
-            await self.save(table)
+            await self.save(table, closed=why)
         for client in self.audience(table):
             client.send({"op": "closed", "why": why})
             client.table, client.seat = None, None

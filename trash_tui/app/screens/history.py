@@ -6,7 +6,8 @@ column shows that date. Each row gives it, the game, the players, the result (th
 (a game of Help Your Neighbor has none) and how long the match lasted. The line under the
 table gives the selected match in full: its rules, seed, players, start, moves, length
 and deals. Opening a finished match steps through its replay (``ReplayScreen``, or
-``NeighborReplayScreen`` for the dice game), an abandoned one through what was played;
+``NeighborReplayScreen`` for the dice game) in the player's own seat (at a shared table,
+the seat they sat at), an abandoned one through what was played;
 opening an unfinished one continues it. Times are shown in local time. Names come from
 the database, so they are shown cleaned of control characters (``clean``) and never read
 as markup.
@@ -272,8 +273,10 @@ class HistoryScreen(Screen[None]):
             if full.game == NEIGHBOR:
                 screen = NeighborReplayScreen(full.record, list(full.names),
                                               f"Replay of game {full.id}")
-            else:
-                screen = ReplayScreen(full)
+            else:  # in the player's own seat: at a shared table, the one they sat at
+                seat = self.history.matches.match_seats_of(self.owner).get(full.id) \
+                    if full.shared else None
+                screen = ReplayScreen(full, seat)
         except (HistoryError, RecordError, ValueError) as exc:
             self.say(f"Cannot replay this match: {exc}", severity="error")
             return

@@ -5,10 +5,12 @@ keyboard, the opponents' level, the rules), continue
 the unfinished match, and the way to the other screens (history, tournaments, settings,
 rules help). Over SSH, the lobby asks the table service which shared tables the player
 holds a seat at (``mine``): with no unfinished match of its own, it names that table and
-``c`` goes back to it. The form starts from the user's settings; while it is left as the settings
-say, the settings' own line-up (mixed levels, bot tables) is used as it is. What the lobby
-has to say (a choice it refuses, a match waiting) is a line in its box (``say``), not a
-toast over the footer; it goes when the form changes or another screen opens.
+``c`` goes back to it; with none open, it names the last table where the player's seat
+was when it closed (nobody at it, say), and who can reopen it. The form starts from the
+user's settings; while it is left as the settings say, the settings' own line-up (mixed
+levels, bot tables) is used as it is. What the lobby has to say (a choice it refuses, a
+match waiting) is a line in its box (``say``), not a toast over the footer; it goes when
+the form changes or another screen opens.
 
 Every screen the lobby leads to has a button and a key in the footer (which takes a second
 line rather than leave a key out); ``r`` or ``?`` explains the game chosen in the form.
@@ -277,6 +279,7 @@ class LobbyScreen(Screen[None]):
     has_unfinished = False  # read from the history when the lobby is shown, not per key
     # over SSH: the shared tables where the player holds a seat, as the service last said
     seats_held: tuple[dict[str, Any], ...] = ()
+    closed_held: dict[str, Any] | None = None  # the last closed table of a seat held
     ASK_TRIES = 40  # times the lobby looks (every ASK_EVERY s) for the link to be up
     ASK_EVERY = 0.25
 
@@ -374,7 +377,20 @@ class LobbyScreen(Screen[None]):
         tables = message.get("tables")
         self.seats_held = tuple(t for t in tables if isinstance(t, dict) and
                                 isinstance(t.get("id"), int)) if isinstance(tables, list) else ()
+        closed = message.get("closed")
+        self.closed_held = closed[-1] if isinstance(closed, list) and closed and \
+            isinstance(closed[-1], dict) else None
         self.show_unfinished()
+
+    def closed_text(self) -> str:
+        """The table where the player's seat was when it closed, why, and who can reopen
+        it (two lines of the form at most)."""
+        table = self.closed_held or {}
+        name = clean(str(table.get("name") or "a shared table"), 32)
+        why = clean(str(table.get("why") or ""), 60)
+        reopen = ("o in Tables reopens it" if table.get("yours") else
+                  f"its host, {clean(str(table.get('host') or '?'), 24)}, can reopen it")
+        return f"{name}, where you had a seat, closed{f' ({why})' if why else ''}: {reopen}."
 
     def held_text(self) -> str:
         """The table where the player holds a seat, and how to go back to it (two lines
@@ -409,6 +425,8 @@ class LobbyScreen(Screen[None]):
         button.disabled = not self.has_unfinished
         if row is None and self.seats_held:
             note.update(Text(self.held_text()))
+        elif row is None and self.closed_held is not None:
+            note.update(Text(self.closed_text()))
         elif row is None:
             note.update("No unfinished match.")
         else:

@@ -1,15 +1,24 @@
 """The Tables screen (over SSH): every open table on the server, refreshed live.
 
-Each row says the table's name, its host, its rules in short, its seats (humans, open
-seats, bot levels), its status and how many watch. ``n`` creates a table
+Each row says the table's name (the service makes it unique among the tables listed,
+finished ones too, with a number: "Ann's table (2)"; a name cut to fit keeps its number),
+its host, its rules in short, its seats (humans, open seats, bot levels), its status and
+how many watch. ``n`` creates a table
 (``NewTableScreen``: a name, the rules, the seats, public or private, the turn clock),
 ``enter`` joins the selected table (or goes back to one's seat), ``w`` watches it, ``j``
 joins or watches by a code a friend gave, ``o`` reopens one's own closed table, ``esc``
-goes back to the lobby. Everything shown came from other players and is cleaned.
+goes back to the lobby. Opened for a request (a join by the code in the SSH user name),
+it may come before the link is up (the app puts it under the first screen, so no other
+screen shows meanwhile): until the answer its line says which table it is joining, and
+it sends the request once the link is up (``link_up``). A join the service refuses
+because the match has started comes with an offer to watch: ``w`` then watches the table
+asked for (by its code, or its row), whichever row is selected. A table whose match is
+over opens on its last board. Everything shown came from other players and is cleaned.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -48,6 +57,20 @@ def cut(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
     return set_cell_size(text, max(0, width - 1)).rstrip() + "…"
+
+
+_NUMBER = re.compile(r" \(\d+\)$")  # the " (2)" the service gives a name already taken
+
+
+def cut_name(name: str, width: int) -> str:
+    """A table's name in ``width`` cells, its number kept: tables of the same name are
+    numbered by the service ("Ann's table (2)"), and a cut keeps the number in sight
+    ("Ann's ta… (2)"), so two rows never look alike."""
+    number = _NUMBER.search(name)
+    if number is None or cell_len(name) <= width or width < 2 * len(number.group()):
+        return cut(name, width)
+    suffix = number.group()
+    return cut(name[:number.start()], width - len(suffix)) + suffix
 
 
 def column_widths(cells: list[dict[str, str]], room: int) -> dict[str, int]:
@@ -98,6 +121,8 @@ class TablesScreen(Screen[None]):
         # the request of this screen's still unanswered (a join, a watch, a new table):
         # only its answer opens a table's screen, not a late update of a table just left
         self.asked: dict[str, Any] | None = None
+        # the service's offer to watch the table a refused join asked for (w watches it)
+        self.offer: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("Tables on this server", id="tables-title")
@@ -108,11 +133,17 @@ class TablesScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_motd()
         self.link.listen(self.on_table_message)
+        if self.link.connected:
+            self.link_up()
+        self.fill()
+
+    def link_up(self) -> None:
+        """The link is up: follow the list, send the request this screen was opened for."""
         self.link.send({"op": "list", "follow": True})
         if self.request is not None:  # its answer (the table) comes to this screen
             self.ask(self.request)
             self.request = None
-        self.fill()
+        self.show_line()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fill()
@@ -120,6 +151,7 @@ class TablesScreen(Screen[None]):
     def ask(self, request: dict[str, Any]) -> None:
         """Send a request whose answer is a table to open (its update, reset)."""
         self.asked = request
+        self.offer = None
         self.link.send(request)
 
     def answers_request(self, update: dict[str, Any]) -> bool:
@@ -164,7 +196,12 @@ class TablesScreen(Screen[None]):
             self.asked = None
             self.open_table(message)
         elif op == "error":
-            self.asked = None
+            asked, self.asked = self.asked, None
+            if message.get("watch") and asked is not None and asked.get("op") == "join":
+                self.offer = {**asked, "op": "watch"}  # the same table, however named
+                name = clean(message.get("name") or "that table", 32)
+                self.say(f"⚠ The match at {name} has started: w watches it.")
+                return
             self.say(f"⚠ {clean(message.get('message', ''), 200)}")
         elif op == "disconnected":
             self.say("⚠ The connection to the tables is lost.")
@@ -193,15 +230,20 @@ class TablesScreen(Screen[None]):
         for name in COLUMNS:
             table.add_column(name, width=widths[name], key=name)
         for entry, line in zip(self.tables, cells, strict=True):
-            table.add_row(*(cut(line[name], widths[name]) for name in COLUMNS),
-                          key=str(entry["id"]))
+            table.add_row(*((cut_name if name == "Table" else cut)(line[name], widths[name])
+                            for name in COLUMNS), key=str(entry["id"]))
         if self.tables:
             table.move_cursor(row=min(max(row, 0), len(self.tables) - 1))
         self.show_line()
 
     def show_line(self) -> None:
+        pending = self.request or self.asked
         if self.message:
             text = self.message
+        elif pending is not None and pending.get("op") in ("join", "watch"):
+            code = pending.get("code")
+            text = f"Opening the table {clean(code, 8)}…" if isinstance(code, str) else \
+                "Opening the table…"
         elif not self.tables:
             text = "No open table yet: press n to create one, or j to join with a code."
         else:
@@ -226,7 +268,7 @@ class TablesScreen(Screen[None]):
         self.message = ""
         self.link.send({"op": "list", "follow": False})  # until this screen is back
         status = update["table"]["status"]
-        if status == "playing" and "observation" in update:
+        if status in ("playing", "finished") and "observation" in update:
             self.app.push_screen(SharedBoardScreen(self.link, update, self.animation))
         else:
             host = update.get("seat") == 0
@@ -249,6 +291,9 @@ class TablesScreen(Screen[None]):
         self.action_join()
 
     def action_watch(self) -> None:
+        if self.offer is not None:  # the table a refused join asked for, not the row
+            self.ask(self.offer)
+            return
         entry = self.selected()
         if entry is not None:
             self.ask({"op": "watch", "table": entry["id"]})

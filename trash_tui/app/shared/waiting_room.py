@@ -1,7 +1,8 @@
 """A shared table before its match: the waiting room.
 
 ``TableWaitingScreen`` shows who sits where, the code to give friends, ``s`` for the host
-to start; it turns into the board when the match begins.
+to start, and the table's chat; it turns into the board when the match begins (or, a
+match already over, its last board), and the chat said here goes on in the board's log.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class TableWaitingScreen(Screen[None]):
         self.host = host
         self.code: str | None = None
         self.notice_timer: Any = None  # removes the operator's notice
+        self.said: list[dict[str, Any]] = []  # the chat lines said here (for the board)
         link.listen(self.on_table_message)  # from now: the screen may not be up yet
 
     def compose(self) -> ComposeResult:
@@ -71,9 +73,11 @@ class TableWaitingScreen(Screen[None]):
 
     def show(self) -> None:
         table = self.update["table"]
-        if table["status"] == "playing" and "observation" in self.update:
+        if table["status"] in ("playing", "finished") and "observation" in self.update:
             self.link.ignore(self.on_table_message)
-            self.app.switch_screen(SharedBoardScreen(self.link, self.update, self.animation))
+            board = SharedBoardScreen(self.link, self.update, self.animation)
+            board.early[:0] = self.said  # its log goes on from the room's chat
+            self.app.switch_screen(board)
             return
         if not self.query("#waiting-title"):
             return  # not composed yet: on_mount shows the latest
@@ -120,6 +124,8 @@ class TableWaitingScreen(Screen[None]):
         op = message["op"]
         if op == "update":
             self.update = message
+        elif op == "chat" and len(self.said) < 100:
+            self.said.append(message)
         elif op == "created":
             self.code = message.get("code")
         if not self.is_mounted or self not in self.app.screen_stack:

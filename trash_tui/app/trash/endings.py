@@ -4,8 +4,9 @@
 so the screens, the replay viewer and tests share them; at a shared table they put the
 players who left last, as the history, the statistics and the rating do.
 ``DealOverPanel`` is a box over the board (the bots wait until it is closed);
-``StandingsScreen`` replaces the board when the match is over. Their lines wrap inside
-the box, so no sentence is cut.
+``StandingsScreen`` replaces the board when the match is over, and its "Back to the lobby"
+goes back to the lobby (from a shared table, past the Tables list). Their lines wrap
+inside the box, so no sentence is cut.
 """
 
 from __future__ import annotations
@@ -194,4 +195,13 @@ class StandingsScreen(Screen[None]):
         self.action_close()
 
     def action_close(self) -> None:
-        self.app.pop_screen()
+        """Back to the lobby: every screen over it goes (at a shared table, the Tables
+        list the table was opened from too); with no lobby under it, the screen below."""
+        from trash_tui.app.screens.lobby import LobbyScreen
+
+        lobby = next((screen for screen in reversed(self.app.screen_stack)
+                      if isinstance(screen, LobbyScreen)), None)
+        if lobby is None:
+            self.app.pop_screen()
+        else:
+            lobby.pop_until_active()

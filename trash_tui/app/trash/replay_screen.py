@@ -2,8 +2,8 @@
 
 The table, the piles and the log are the board's widgets, fed from a ``ReplayCursor``
 (``engine/stepper.py``) instead of a live match. The side panel lists the deals; choosing
-one jumps to its start. The view is one seat's (the first human's by default; ``v``
-changes it), so face-down cards stay hidden as they were for that player.
+one jumps to its start. The view is one seat's (the player's own: the seat given, else the
+first human's; ``v`` changes it), so face-down cards stay hidden as they were for them.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class ReplayScreen(ReplayKeys, Screen[None]):
         Binding("escape", "close", "Close", id="close-replay"),
     ]
 
-    def __init__(self, row: MatchRow) -> None:
+    def __init__(self, row: MatchRow, viewer: int | None = None) -> None:
         super().__init__()
         if row.record is None:
             raise ValueError(f"match {row.id} has no record")
@@ -78,7 +78,10 @@ class ReplayScreen(ReplayKeys, Screen[None]):
         self.cursor = ReplayCursor(row.record)
         self.names = [clean(name) for name in row.names]  # from the database
         humans = [i for i, spec in enumerate(row.seats) if spec == "human"]
-        self.viewer = humans[0] if humans else 0
+        if viewer is not None and 0 <= viewer < len(self.names):
+            self.viewer = viewer  # the player's own seat
+        else:
+            self.viewer = humans[0] if humans else 0
 
     def compose(self) -> ComposeResult:
         with TableRoom(id="replay-top"):  # the side as wide as the table leaves
