@@ -72,6 +72,13 @@ from trash_tui.ssh.child import (
 )
 from trash_tui.ssh.config import ServeError, ServerConfig, public_address
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
+from trash_tui.ssh.goodbye import (
+    STOPPED_EXIT_STATUS,
+    SeatKept,
+    come_back,
+    idle_text,
+    stopping_text,
+)
 from trash_tui.ssh.limits import (
     ADDRESS_FULL,
     FULL_MESSAGE,
@@ -82,6 +89,7 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
+from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.text import clean
 
 STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
@@ -97,8 +105,6 @@ _GAME = "trash_game_connection"  # the connection's extra-info key for its GameC
 KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
 CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
 GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauges
-#: Written to a kicked session's terminal after its app: the screen back, the reason.
-RESET_TERMINAL = "\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
 
 
 @dataclass
@@ -227,6 +233,45 @@ class ServerState:
             told = self.tables.kick(session.token, why)
             self.tables.spawn(self._end_kicked(session, KICK_GRACE if told else 0.0))
         return count
+
+    def end_for_stop(self, session: Session) -> None:
+        """The server is stopping: ``session``'s terminal is taken back from its app at
+        once and told, in plain text that stays after ``ssh`` returns, that the server is
+        stopping, what becomes of the player's seat and how to come back; the channel is
+        closed with ``STOPPED_EXIT_STATUS``. The app is told to exit (SIGTERM); nothing
+        waits for it to draw anything, so a starved or stopped app costs the player
+        nothing."""
+        session.stopping = True
+        child = session.child
+        if child is None or child.taken:
+            return
+        notice = self.tables.notice
+        said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
+        seat = self.seat_kept(session)
+        child.farewell(stopping_text(seat, self.come_back(session, seat), said),
+                       STOPPED_EXIT_STATUS)
+        child.signal(signal.SIGTERM)
+
+    def seat_kept(self, session: Session) -> SeatKept | None:
+        """The seat ``session``'s player holds at an open shared table (the one its
+        app is at first), if any: a returning player is sent back to it."""
+        identity = session.player or ""
+        client = self.tables.client_of(session.token)
+        tables = list(self.tables.tables.values())
+        if client is not None and client.table in tables:
+            tables.remove(client.table)
+            tables.insert(0, client.table)
+        table = next((t for t in tables if t.status in (WAITING, PLAYING)
+                      and t.seat_of(identity) is not None), None)
+        if table is None:
+            return None
+        return SeatKept(clean(table.config.name, 32), table.code, table.status == PLAYING,
+                        self.config.table_empty_timeout)
+
+    def come_back(self, session: Session, seat: SeatKept | None) -> str | None:
+        """The ``ssh`` command that brings ``session``'s player back (to their seat's
+        table by its code, when they hold one)."""
+        return come_back(self.tables.public_address, seat.code if seat else None)
 
     async def _end_kicked(self, session: Session, grace: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -484,20 +529,24 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         session.child = await PtyChild.start(process, env, state.command, state.limits)
         state.metrics.sessions.inc()
         if state.stopping:  # stop() began while the app was starting
-            session.stopping = True
-            session.child.signal(signal.SIGTERM)
+            state.end_for_stop(session)
         disconnected, status = await session.child.run()
     finally:
         state.slots.release(session.address)
         state.tables.unregister(token)
     if disconnected:
         return ("server stopping" if session.stopping else "disconnected"), status
+    child = session.child
     if session.kicked is not None:
         with contextlib.suppress(ConnectionError, asyncssh.Error):
-            process.stdout.write(RESET_TERMINAL.encode())
+            process.stdout.write(child.take_terminal() + b"\r\n")
         _refuse(process, "trash: the server's operator ended this session: "
                          f"{clean(session.kicked, 300)}")
         return f"kicked: {clean(session.kicked, 200)}", status
+    if status == IDLE_EXIT_STATUS and not session.stopping:
+        seat = state.seat_kept(session)
+        child.farewell(idle_text(state.config.idle_timeout, seat,
+                                 state.come_back(session, seat)), status)
     with contextlib.suppress(ConnectionError, asyncssh.Error):
         process.exit(_client_status(status))
     return _ending(status, session.stopping), status
@@ -602,13 +651,14 @@ class RunningServer:
         state = self.state
         state.stopping = True
         self.close()
+        state.tables.hold()  # no table moves while its players are being sent away
         sessions = list(state.sessions)  # with those being refused: wait for them too
         playing = 0
         for session in sessions:
             session.stopping = True
             if session.child is not None:
                 playing += 1
-                session.child.signal(signal.SIGTERM)
+                state.end_for_stop(session)
         waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
         if waits:
             _, late = await asyncio.wait(waits, timeout=grace)
