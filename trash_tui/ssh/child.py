@@ -10,6 +10,11 @@ channel, so the server knows when the last byte has gone out before it reports t
 status. Both stop, and the master is closed, as soon as the child has exited or the
 channel has closed, whatever input is still queued.
 
+The server can take the terminal back from the app at any moment (``take_terminal``:
+the app's output is dropped from then on, and the bytes that put the terminal back as
+the app found it are given; ``farewell``: those, the server's own plain lines, the exit
+status and the channel closed, without waiting for the app).
+
 Each session process gets resource limits (``SessionLimits``: CPU seconds and memory) and,
 if it has not drawn its first screen in ``BOOT_TIMEOUT`` s, the lowest CPU priority, so a
 session that cannot get going never starves the others.

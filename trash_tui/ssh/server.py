@@ -31,9 +31,16 @@ the operator (``reporting.Reporter``) are escaped and a repeated one is written 
 count; the event loop's and asyncssh's errors go through it too.
 
 Each session's app runs in its own process (``child.PtyChild``); a crash anywhere in one
-session is logged and ends that session only. Stopping SIGTERMs every app (it says
-goodbye: its match is saved after every action), waits up to ``STOP_GRACE`` seconds,
-SIGKILLs what is left, and closes every connection.
+session is logged and ends that session only. Stopping holds every table still, then
+ends each session from the server's side at once (``ServerState.end_for_stop``): the
+terminal is taken back from the app and put back as the app found it, and the server
+writes plain lines that stay after ``ssh`` returns (``goodbye.py``: the server is stopping
+as its operator asked, the player's seat kept and what a restarted table does, the
+``ssh`` command to come back) and closes the channel with exit status 75; nothing waits
+for the app to draw, so a starved, stopped or booting app changes nothing. The apps get
+SIGTERM (every match is saved after every action), ``STOP_GRACE`` seconds to exit, then
+SIGKILL; then every connection is closed. The idle goodbye ends with the same kind of
+lines, written once the app has left its screen.
 
 This module never imports Textual: only the children load the app.
 """
