@@ -11,8 +11,9 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from ssh_helpers import Terminal, connect, screen_text, serving
+from ssh_helpers import Terminal, connect, eventually, screen_text, serving
 
+import trash_tui.ssh.child as child_module
 from trash_tui.ssh.goodbye import (
     STOPPED_EXIT_STATUS,
     ScreenTracker,
@@ -93,3 +94,25 @@ async def test_a_stopping_server_tells_a_session_whose_app_draws_nothing_at_once
         assert "the server is stopping" in " ".join(said.split())
         assert await asyncio.wait_for(stopping, 10) == 1  # the app killed at the grace
         conn.close()
+
+
+async def test_a_session_still_waiting_for_its_turn_to_start_is_told_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(child_module, "_booting", asyncio.Semaphore(1))  # one at a time
+    async with serving(tmp_path, command=STUCK) as server:
+        first = await connect(server, asyncssh.generate_private_key("ssh-ed25519"))
+        await (await Terminal.open(first)).read_until("the board")  # holds the only slot
+        second = await connect(server, asyncssh.generate_private_key("ssh-ed25519"))
+        term = await Terminal.open(second, size=(80, 24))
+        await eventually(lambda: len(server.state.sessions) == 2 and all(
+            session.token for session in server.state.sessions))
+        assert server.session_count == 1  # the second has no app yet
+        stopping = asyncio.ensure_future(server.stop(grace=3.0))
+        # told before the first session's app is killed (which would free the slot)
+        said = await term.read_until("Come back with:", timeout=1.5)
+        assert "the server is stopping" in " ".join(said.split())
+        result = await asyncio.wait_for(term.process.wait(), 1.5)
+        assert result.exit_status == STOPPED_EXIT_STATUS
+        await asyncio.wait_for(stopping, 10)
+        first.close()
+        second.close()

@@ -84,6 +84,7 @@ from trash_tui.ssh.goodbye import (
     SeatKept,
     come_back,
     idle_text,
+    lines,
     stopping_text,
 )
 from trash_tui.ssh.limits import (
@@ -130,6 +131,8 @@ class Session:
     kicked: str | None = None  # why the operator ended it
     stopping: bool = False  # the server asked this session's app to stop
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    process: asyncssh.SSHServerProcess | None = None  # its SSH channel's side
+    told: bool = False  # the server has written its goodbye on the terminal
 
     @property
     def pid(self) -> int | None:
@@ -247,17 +250,31 @@ class ServerState:
         stopping, what becomes of the player's seat and how to come back; the channel is
         closed with ``STOPPED_EXIT_STATUS``. The app is told to exit (SIGTERM); nothing
         waits for it to draw anything, so a starved or stopped app costs the player
-        nothing."""
+        nothing. A session still waiting for its turn to start is told the same (its app,
+        if it starts meanwhile, is killed at once: it has done nothing yet)."""
         session.stopping = True
-        child = session.child
-        if child is None or child.taken:
+        child, process = session.child, session.process
+        if session.told:
+            if child is not None:
+                child.take_terminal()
+                child.signal(signal.SIGKILL)
             return
+        if child is None and not (session.token and process is not None):
+            return  # not started: being refused, or about to be (with STOPPING_MESSAGE)
+        session.told = True
         notice = self.tables.notice
         said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
         seat = self.seat_kept(session)
-        child.farewell(stopping_text(seat, self.come_back(session, seat), said),
-                       STOPPED_EXIT_STATUS)
-        child.signal(signal.SIGTERM)
+        paragraphs = stopping_text(seat, self.come_back(session, seat), said)
+        if child is None and process is not None:  # nothing drawn yet
+            with contextlib.suppress(ConnectionError, asyncssh.Error, OSError):
+                process.stdout.write(lines(paragraphs, clamp_size(
+                    *process.get_terminal_size())[0]))
+                process.exit(STOPPED_EXIT_STATUS)
+            return
+        if child is not None:
+            child.farewell(paragraphs, STOPPED_EXIT_STATUS)
+            child.signal(signal.SIGTERM)
 
     def seat_kept(self, session: Session) -> SeatKept | None:
         """The seat ``session``'s player holds at an open shared table (the one its
@@ -564,7 +581,7 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
     game: GameConnection | None = process.get_extra_info(_GAME)
     peer = game.peer if game else "?"
     session = Session(peer, game.address if game else "?", game.player if game else None,
-                      username=game.username if game else "")
+                      username=game.username if game else "", process=process)
     if game is not None:
         game.session_opened()
     session.term = process.get_terminal_type()
@@ -662,10 +679,9 @@ class RunningServer:
         sessions = list(state.sessions)  # with those being refused: wait for them too
         playing = 0
         for session in sessions:
-            session.stopping = True
             if session.child is not None:
                 playing += 1
-                state.end_for_stop(session)
+            state.end_for_stop(session)
         waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
         if waits:
             _, late = await asyncio.wait(waits, timeout=grace)
