@@ -69,9 +69,9 @@ class Player(SshPlayer):
                               self.folder / "ssh.err")
         target = target or f"-p {server.port} {username}@127.0.0.1"
         self.pane.kill()
+        # (the pane's shell stays, quiet, once ssh has returned: what ssh left is read)
         self.pane.start(command.replace(f"-p {server.port} -t player@127.0.0.1",
-                                        f"-t {target}"), WIDTH, HEIGHT)
-        self.pane.tmux("set-option", "-t", self.pane.target, "remain-on-exit", "on")
+                                        f"-t {target}") + "; exec sleep 600", WIDTH, HEIGHT)
 
     def exit_status(self) -> str:
         status = self.folder / "status"

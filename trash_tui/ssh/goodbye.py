@@ -5,11 +5,12 @@ player), what the player needs to read does not depend on the session's app, whi
 starved of CPU, stopped, or still at its first screen: the server process writes it.
 ``ScreenTracker`` follows the app's output to know whether it left the terminal on the
 alternate screen; ``reset`` puts the terminal back as the player's shell had it (an escape
-sequence cut short cancelled, attributes, mouse, paste and focus reports off, line wrap
-on, the normal screen, the cursor shown); ``lines`` wraps a few plain paragraphs to the
-window, one line ending each with ``\\r\\n`` (the channel has no terminal driver to add
-the ``\\r``). The texts say what happened, what became of the player's seat at a shared
-table (``SeatKept``) and the exact ``ssh`` command to come back (``come_back``).
+sequence or synchronized update cut short ended, attributes, mouse, paste and focus
+reports off, line wrap on, the normal screen, the cursor shown); ``lines`` wraps a few
+plain paragraphs to the window, one line ending each with ``\\r\\n`` (the channel has
+no terminal driver to add the ``\\r``). The texts say what happened, what became of the
+player's seat at a shared table (``SeatKept``) and the exact ``ssh`` command to come
+back (``come_back``).
 
 Nothing here imports Textual: the SSH server uses it.
 """
@@ -29,10 +30,11 @@ _SCREEN_SWITCH = re.compile(rb"\x1b\[\?1049([hl])")
 _TAIL = 7  # bytes kept between two chunks: a switch cut in two is still seen
 
 #: What ``reset`` always writes. CAN ends an escape sequence the app's output was cut in
-#: the middle of; then attributes, every mouse report, bracketed paste, in-band resize and
-#: focus reports off, line wrap on.
-_RESET = (b"\x18\x1b[0m\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l"
-          b"\x1b[?2004l\x1b[?2048l\x1b[?1004l\x1b[?7h")
+#: the middle of; then the end of a synchronized update (a frame cut short would keep the
+#: terminal from drawing), attributes, every mouse report, bracketed paste, in-band resize
+#: and focus reports off, line wrap on.
+_RESET = (b"\x18\x1b[?2026l\x1b[0m\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l"
+          b"\x1b[?1016l\x1b[?2004l\x1b[?2048l\x1b[?1004l\x1b[?7h")
 #: Leaving the alternate screen: the kitty keyboard mode the app pushed there popped first
 #: (as Textual does), then the normal screen with its cursor where the shell left it.
 _LEAVE_ALTERNATE = b"\x1b[<u\x1b[?1049l"
