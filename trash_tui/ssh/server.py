@@ -100,7 +100,7 @@ from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.text import clean
 
-STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
+STOP_GRACE = 5.0  # seconds the apps have to exit when the server stops (the players are told)
 CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
 MAX_AUTH_FAILURES = 6
 SERVER_VERSION = "trash-tui"
