@@ -117,10 +117,10 @@ async def test_back_at_a_held_seat_the_board_says_so_on_its_own_status_line(
             assert not app.screen.query("Toast")  # no toast over the piles
 
 
-async def test_the_goodbye_of_a_server_stop_says_a_shared_seat_comes_back_by_itself(
+async def test_the_goodbye_of_an_app_at_its_cpu_limit_says_a_shared_seat_comes_back(
         tmp_path: Path) -> None:
     async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, _board):
-        app.server_stopping()
+        app.cpu_time_used()
         await pilot.pause()
         said = str(app.screen.query_one("#goodbye").render())
         assert "seat at the table is kept" in said and "press c" not in said

@@ -35,6 +35,7 @@ from trash_tui.history import PLAYING, History
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, hash_password, load_or_create_host_key
 from trash_tui.ssh.config import ServeError, ServerConfig, load_server_config
+from trash_tui.ssh.goodbye import STOPPED_EXIT_STATUS
 from trash_tui.ssh.limits import RateLimiter, SessionSlots, client_key
 from trash_tui.ssh.server import start_server
 
@@ -169,8 +170,14 @@ async def test_stopping_the_server_says_goodbye_and_ends_every_session(tmp_path:
         term = await Terminal.open(conn)
         await sit_down(term)
         pid = server.sessions[0].pid
+        mark = len(term.output)
         stopping = asyncio.ensure_future(server.stop())
-        await term.read_until("The server is stopping", timeout=5)
+        said = await term.read_until(f"Come back with: ssh -p {server.port} ", since=mark,
+                                     timeout=5)
+        assert "the server is stopping, as its operator asked" in said
+        result = await asyncio.wait_for(term.process.wait(), 5)  # not waiting for the app
+        assert result.exit_status == STOPPED_EXIT_STATUS
+        assert "\x1b[?1049l" in term.output[mark:].decode("utf-8", "replace")
         ended = await asyncio.wait_for(stopping, 8)
         assert ended == 1
         assert pid is not None and process_gone(pid)
@@ -191,6 +198,10 @@ async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) 
             await term.read_until("Sit down")
             pid = server.sessions[0].pid
             await term.read_until("No key pressed", timeout=10)
+            mark = len(term.output)
+            # what stays on the terminal once the app has left its screen: the server's
+            said = await term.read_until("Come back with: ssh", since=mark, timeout=10)
+            assert "no key pressed for 1 second: this session has ended" in said
             result = await asyncio.wait_for(term.process.wait(), 10)
             assert result.exit_status is not None and result.exit_status >= 0
         assert pid is not None and process_gone(pid)

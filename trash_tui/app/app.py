@@ -365,8 +365,12 @@ class TrashApp(App[None]):
                              status=IDLE_EXIT_STATUS)
 
     def server_stopping(self) -> None:
-        self.say_goodbye(self.saved_where() + " The server is stopping: come back later.",
-                         delay=2.0)
+        """SIGTERM from the SSH server, which has taken the terminal back and tells the
+        player itself what happens and how to come back (``trash_tui.ssh.goodbye``):
+        nothing drawn now would be seen, so the app exits at once (every match is saved
+        after every move)."""
+        self.leaving = True
+        self.exit()
 
     def saved_where(self) -> str:
         """Where this player's match is kept, and how to get back to it: a seat at a

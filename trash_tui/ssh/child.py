@@ -10,6 +10,11 @@ channel, so the server knows when the last byte has gone out before it reports t
 status. Both stop, and the master is closed, as soon as the child has exited or the
 channel has closed, whatever input is still queued.
 
+The server can take the terminal back from the app at any moment (``take_terminal``:
+the app's output is dropped from then on, and the bytes that put the terminal back as
+the app found it are given; ``farewell``: those, the server's own plain lines, the exit
+status and the channel closed, without waiting for the app).
+
 Each session process gets resource limits (``SessionLimits``: CPU seconds and memory) and,
 if it has not drawn its first screen in ``BOOT_TIMEOUT`` s, the lowest CPU priority, so a
 session that cannot get going never starves the others.
@@ -54,6 +59,7 @@ from dataclasses import dataclass
 import asyncssh
 
 from trash_tui.ssh.config import ServerConfig
+from trash_tui.ssh.goodbye import ScreenTracker, lines, reset
 from trash_tui.ssh.session import IDLE_ENV, MAIN_PATH_ENV, PLAYER_ENV, PLAYERS_DIR_ENV
 
 SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session")
@@ -273,6 +279,8 @@ class PtyChild:
         self.booting = booting  # released at the first screen (or the boot timeout)
         self.written = 0  # bytes of output so far
         self.ended = False  # the child has exited or the channel has closed
+        self.screen = ScreenTracker()  # the app's output left the alternate screen on?
+        self.taken = False  # the server has taken the terminal back: output is dropped
         self.size = clamp_size(*ssh.get_terminal_size())  # the size the PTY has now
         self.resizes = 0  # window changes applied to the PTY (after coalescing)
         self._pending_size: tuple[int, int, int, int] | None = None
@@ -481,8 +489,9 @@ class PtyChild:
                 if self.written >= BOOT_OUTPUT and (self.booting is not None or
                                                     self.slave is not None):
                     self._booted()
-                if not forwarding:
+                if not forwarding or self.taken:
                     continue
+                self.screen.feed(data)
                 try:
                     self.ssh.stdout.write(data)
                     await self.ssh.stdout.drain()
@@ -502,7 +511,8 @@ class PtyChild:
 
     async def run(self) -> tuple[bool, int]:
         """Wait until the child exits or the channel closes. A closed channel hangs up the
-        child (SIGHUP, then SIGKILL after ``HANGUP_GRACE`` s). Returns (whether the
+        child (SIGHUP, then SIGKILL after ``HANGUP_GRACE`` s; no SIGHUP when the server
+        closed it with its ``farewell``: it signals the app itself). Returns (whether the
         client went away first, the child's exit status). The pumps are stopped and the
         master closed before it returns, whatever is still queued."""
         exited = asyncio.ensure_future(self.process.wait())
@@ -513,7 +523,8 @@ class PtyChild:
             self.ended = True  # nothing more goes to the terminal
             self.input.cancel()
             if disconnected:
-                self.signal(signal.SIGHUP)
+                if not self.taken:  # (taken: the server has told the app why it ends)
+                    self.signal(signal.SIGHUP)
                 status = await self.wait(HANGUP_GRACE)
             else:
                 status = exited.result()
@@ -530,6 +541,23 @@ class PtyChild:
             self._booted()
             self.pump.cancel()
             self.close()
+
+    def take_terminal(self) -> bytes:
+        """Take the client's terminal back from the app: none of the app's output goes to
+        the channel any more; the bytes that put the terminal back as the app found it
+        (``goodbye.reset``), for the server to write before its own words."""
+        self.taken = True
+        return reset(self.screen.alternate)
+
+    def farewell(self, paragraphs: list[str], status: int) -> None:
+        """End the session on the server's side: the terminal taken back from the app,
+        ``paragraphs`` written on it in plain text wrapped to the window (they stay after
+        ``ssh`` returns), then ``status`` sent and the channel closed. The app is not
+        waited for (``run`` then lets it exit, without a hang-up)."""
+        data = self.take_terminal() + lines(paragraphs, self.size[0])
+        with contextlib.suppress(ConnectionError, asyncssh.Error, OSError):
+            self.ssh.stdout.write(data)
+            self.ssh.exit(status)
 
     def close(self) -> None:
         """Close the master (the pumps have stopped or are stopping) and drop a pending

@@ -38,9 +38,16 @@ the operator (``reporting.Reporter``) are escaped and a repeated one is written 
 count; the event loop's and asyncssh's errors go through it too.
 
 Each session's app runs in its own process (``child.PtyChild``); a crash anywhere in one
-session is logged and ends that session only. Stopping SIGTERMs every app (it says
-goodbye: its match is saved after every action), waits up to ``STOP_GRACE`` seconds,
-SIGKILLs what is left, and closes every connection.
+session is logged and ends that session only. Stopping holds every table still, then
+ends each session from the server's side at once (``ServerState.end_for_stop``): the
+terminal is taken back from the app and put back as the app found it, and the server
+writes plain lines that stay after ``ssh`` returns (``goodbye.py``: the server is stopping
+as its operator asked, the player's seat kept and what a restarted table does, the
+``ssh`` command to come back) and closes the channel with exit status 75; nothing waits
+for the app to draw, so a starved, stopped or booting app changes nothing. The apps get
+SIGTERM (every match is saved after every action), ``STOP_GRACE`` seconds to exit, then
+SIGKILL; then every connection is closed. The idle goodbye ends with the same kind of
+lines, written once the app has left its screen.
 
 This module never imports Textual: only the children load the app.
 """
@@ -81,6 +88,14 @@ from trash_tui.ssh.child import (
 )
 from trash_tui.ssh.config import ServeError, ServerConfig, public_address
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
+from trash_tui.ssh.goodbye import (
+    STOPPED_EXIT_STATUS,
+    SeatKept,
+    come_back,
+    idle_text,
+    lines,
+    stopping_text,
+)
 from trash_tui.ssh.limits import (
     ADDRESS_FULL,
     FULL_MESSAGE,
@@ -91,9 +106,10 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
+from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.text import clean
 
-STOP_GRACE = 5.0  # seconds the apps have to say goodbye when the server stops
+STOP_GRACE = 5.0  # seconds the apps have to exit when the server stops (the players are told)
 CLOSE_WAIT = 2.0  # seconds for a client to close its channel after the exit status
 MAX_AUTH_FAILURES = 6
 SERVER_VERSION = "trash-tui"
@@ -123,8 +139,6 @@ _GAME = "trash_game_connection"  # the connection's extra-info key for its GameC
 KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
 CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
 GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauges
-#: Written to a kicked session's terminal after its app: the screen back, the reason.
-RESET_TERMINAL = "\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
 
 
 @dataclass
@@ -143,6 +157,8 @@ class Session:
     kicked: str | None = None  # why the operator ended it
     stopping: bool = False  # the server asked this session's app to stop
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    process: asyncssh.SSHServerProcess | None = None  # its SSH channel's side
+    told: bool = False  # the server has written its goodbye on the terminal
 
     @property
     def pid(self) -> int | None:
@@ -253,6 +269,59 @@ class ServerState:
             told = self.tables.kick(session.token, why)
             self.tables.spawn(self._end_kicked(session, KICK_GRACE if told else 0.0))
         return count
+
+    def end_for_stop(self, session: Session) -> None:
+        """The server is stopping: ``session``'s terminal is taken back from its app at
+        once and told, in plain text that stays after ``ssh`` returns, that the server is
+        stopping, what becomes of the player's seat and how to come back; the channel is
+        closed with ``STOPPED_EXIT_STATUS``. The app is told to exit (SIGTERM); nothing
+        waits for it to draw anything, so a starved or stopped app costs the player
+        nothing. A session still waiting for its turn to start is told the same (its app,
+        if it starts meanwhile, is killed at once: it has done nothing yet)."""
+        session.stopping = True
+        child, process = session.child, session.process
+        if session.told:
+            if child is not None:
+                child.take_terminal()
+                child.signal(signal.SIGKILL)
+            return
+        if child is None and not (session.token and process is not None):
+            return  # not started: being refused, or about to be (with STOPPING_MESSAGE)
+        session.told = True
+        notice = self.tables.notice
+        said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
+        seat = self.seat_kept(session)
+        paragraphs = stopping_text(seat, self.come_back(session, seat), said)
+        if child is None and process is not None:  # nothing drawn yet
+            with contextlib.suppress(ConnectionError, asyncssh.Error, OSError):
+                process.stdout.write(lines(paragraphs, clamp_size(
+                    *process.get_terminal_size())[0]))
+                process.exit(STOPPED_EXIT_STATUS)
+            return
+        if child is not None:
+            child.farewell(paragraphs, STOPPED_EXIT_STATUS)
+            child.signal(signal.SIGTERM)
+
+    def seat_kept(self, session: Session) -> SeatKept | None:
+        """The seat ``session``'s player holds at an open shared table (the one its
+        app is at first), if any: a returning player is sent back to it."""
+        identity = session.player or ""
+        client = self.tables.client_of(session.token)
+        tables = list(self.tables.tables.values())
+        if client is not None and client.table in tables:
+            tables.remove(client.table)
+            tables.insert(0, client.table)
+        table = next((t for t in tables if t.status in (WAITING, PLAYING)
+                      and t.seat_of(identity) is not None), None)
+        if table is None:
+            return None
+        return SeatKept(clean(table.config.name, 32), table.code, table.status == PLAYING,
+                        self.config.table_empty_timeout)
+
+    def come_back(self, session: Session, seat: SeatKept | None) -> str | None:
+        """The ``ssh`` command that brings ``session``'s player back (to their seat's
+        table by its code, when they hold one)."""
+        return come_back(self.tables.public_address, seat.code if seat else None)
 
     async def _end_kicked(self, session: Session, grace: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -543,20 +612,24 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         session.child = await PtyChild.start(process, env, state.command, state.limits)
         state.metrics.sessions.inc()
         if state.stopping:  # stop() began while the app was starting
-            session.stopping = True
-            session.child.signal(signal.SIGTERM)
+            state.end_for_stop(session)
         disconnected, status = await session.child.run()
     finally:
         state.slots.release(session.address)
         state.tables.unregister(token)
     if disconnected:
         return ("server stopping" if session.stopping else "disconnected"), status
+    child = session.child
     if session.kicked is not None:
         with contextlib.suppress(ConnectionError, asyncssh.Error):
-            process.stdout.write(RESET_TERMINAL.encode())
+            process.stdout.write(child.take_terminal() + b"\r\n")
         _refuse(process, "trash: the server's operator ended this session: "
                          f"{clean(session.kicked, 300)}")
         return f"kicked: {clean(session.kicked, 200)}", status
+    if status == IDLE_EXIT_STATUS and not session.stopping:
+        seat = state.seat_kept(session)
+        child.farewell(idle_text(state.config.idle_timeout, seat,
+                                 state.come_back(session, seat)), status)
     with contextlib.suppress(ConnectionError, asyncssh.Error):
         process.exit(_client_status(status))
     return _ending(status, session.stopping), status
@@ -567,7 +640,7 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
     game: GameConnection | None = process.get_extra_info(_GAME)
     peer = game.peer if game else "?"
     session = Session(peer, game.address if game else "?", game.player if game else None,
-                      username=game.username if game else "")
+                      username=game.username if game else "", process=process)
     if game is not None:
         game.session_opened()
     session.term = process.get_terminal_type()
@@ -661,13 +734,13 @@ class RunningServer:
         state = self.state
         state.stopping = True
         self.close()
+        state.tables.hold()  # no table moves while its players are being sent away
         sessions = list(state.sessions)  # with those being refused: wait for them too
         playing = 0
         for session in sessions:
-            session.stopping = True
             if session.child is not None:
                 playing += 1
-                session.child.signal(signal.SIGTERM)
+            state.end_for_stop(session)
         waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
         if waits:
             _, late = await asyncio.wait(waits, timeout=grace)

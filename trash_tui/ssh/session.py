@@ -14,7 +14,8 @@ The child makes the terminal its controlling terminal first, so window resizes a
 SIGWINCH and a dropped connection as SIGHUP. The server normally forks sessions from a
 fork server that has already imported the app, through ``serve_terminal``; running this
 module as a program does the same from a fresh interpreter. SIGTERM (the server
-stopping) makes the app say goodbye and exit; every match is already saved after every
+stopping) makes the app exit at once: the server has already taken the terminal back and
+told the player itself (``trash_tui.ssh.goodbye``); every match is saved after every
 action.
 """
 

@@ -217,13 +217,19 @@ class TableService:
         os.chmod(self.socket_path, 0o600)
         self.janitor = asyncio.ensure_future(self.sweep())
 
-    async def stop(self) -> None:
-        """Stop: every table is already saved; close the clients, the socket, the thread."""
+    def hold(self) -> None:
+        """The server is stopping: no table moves any more (no bot, stand-in or turn
+        clock), and a session that leaves now keeps its seat as it is (every table is
+        saved; a restarted server restores it)."""
         self.stopping = True
         if self.janitor is not None:
             self.janitor.cancel()
         for timer in self.timers.values():
             timer.cancel()
+
+    async def stop(self) -> None:
+        """Stop: every table is already saved; close the clients, the socket, the thread."""
+        self.hold()
         if self.server is not None:
             self.server.close()
         for client in list(self.clients):

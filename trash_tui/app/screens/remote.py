@@ -9,8 +9,9 @@ is nobody's name there (at a shared table it would be everybody's). Enter
 shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
 reaches it (``sitting``): a second Enter never bubbles up to the screen that comes next
 (the lobby, or a table joined by its code), which owns its keys from its first frame.
-``GoodbyeScreen`` covers the app with a last message (idle too long, the server is
-stopping) just before the app exits.
+``GoodbyeScreen`` covers the app with a last message (idle too long, the session's CPU
+time used up) just before the app exits. When the server stops, the server itself tells
+the player (``trash_tui.ssh.goodbye``) and the app just exits.
 """
 
 from __future__ import annotations
