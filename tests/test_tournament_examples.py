@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -155,8 +156,14 @@ asyncio.run(main())
 
 def test_the_wheel_carries_the_examples_and_they_run_at_home(at_home: Path,
                                                              tmp_path: Path) -> None:
-    built = tmp_path / "wheel"
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps",
+    source, built = tmp_path / "source", tmp_path / "wheel"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    source.mkdir()  # a copy of the sources: no build/ of an earlier build, none left behind
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    for name in ("trash_tui", "bots", "tournaments"):
+        shutil.copytree(REPO / name, source / name, ignore=skip)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps",
                            "-q", "-w", str(built)], capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
