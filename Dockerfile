@@ -18,7 +18,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     TRASH_TUI_HISTORY=/data/history.sqlite3
 
 WORKDIR /opt/trash-tui
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
+COPY tournaments ./tournaments
 COPY trash_tui ./trash_tui
 COPY bots ./bots
 RUN pip install . \

@@ -93,7 +93,7 @@ class TrashApp(App[None]):
         self.problems = list(problems)
         self.settings_path = settings_path
         self.owner = owner
-        self.tournaments_dir = tournaments_dir or default_tournaments_dir()
+        self.tournaments_dir = tournaments_dir  # None: the user's own (tournament/examples.py)
         self.theme = settings.theme
         self._matches = 0
         self._history: History | None = None
@@ -546,8 +546,18 @@ class TrashApp(App[None]):
             self.notify("Tournaments run on the server's own machine, not over SSH.",
                         severity="warning")
             return
+        from trash_tui.tournament.examples import user_tournaments
+
         path = self.settings.history_path()
-        self.push_screen(TournamentsScreen(self.tournaments_dir, path.parent / "runs", path))
+        folder = self.tournaments_dir or path.parent / "tournaments"
+        if self.tournaments_dir is None:
+            try:
+                folder = user_tournaments(path)  # made with the examples on first use
+            except OSError as exc:
+                self.notify(f"Cannot make your tournament folder {clean(str(folder))}: "
+                            f"{clean(exc.strerror or str(exc))}", severity="error",
+                            markup=False)
+        self.push_screen(TournamentsScreen(folder, path.parent / "runs", path))
 
     def action_open_settings(self) -> None:
         from trash_tui.app.screens.settings import SettingsScreen
@@ -643,14 +653,6 @@ class TrashApp(App[None]):
     def on_unmount(self) -> None:
         if self._history is not None:
             self._history.close()
-
-
-def default_tournaments_dir() -> Path:
-    """``tournaments/`` in the working folder, else the one shipped beside the package."""
-    here = Path("tournaments")
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parents[2] / "tournaments"
 
 
 def create_app(rules: Rules | None = None, seats: Sequence[Any] | None = None,

@@ -192,11 +192,10 @@ def rebuild_command(history_path: Path | None) -> None:
               help="Write the anchors to this file instead.")
 def calibrate_command(files: tuple[str, ...], workers: int, resamples: int,
                       out_dir: Path | None, write: bool, anchors_path: Path | None) -> None:
-    """Run the calibration tournaments (default: tournaments/calibration.toml and
-    calibration-neighbor.toml), print every bot level's anchor rating with its 95%
-    interval, and write them for the ratings ('trash players rebuild' then rates the
-    stored matches against them)."""
-    from trash_tui.app.app import default_tournaments_dir
+    """Run the calibration tournaments (default: the shipped calibration.toml and
+    calibration-neighbor.toml, a clone's tournaments/), print every bot level's anchor
+    rating with its 95% interval, and write them for the ratings ('trash players rebuild'
+    then rates the stored matches against them)."""
     from trash_tui.players.anchors import ANCHORS_PATH
     from trash_tui.players.calibration import (
         CALIBRATION_FILES,
@@ -209,9 +208,10 @@ def calibrate_command(files: tuple[str, ...], workers: int, resamples: int,
     )
     from trash_tui.settings import default_history_path
     from trash_tui.tournament.config import load_tournament
+    from trash_tui.tournament.examples import examples_folder
     from trash_tui.tournament.session import runs_folder
 
-    paths = [Path(f) for f in files] or [default_tournaments_dir() / name
+    paths = [Path(f) for f in files] or [examples_folder() / name
                                          for name in CALIBRATION_FILES]
     configs = [load_tournament(path) for path in paths]
     games = [config.game for config in configs]
