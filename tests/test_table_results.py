@@ -24,13 +24,16 @@ from players_helpers import finish, fixed_anchors
 from table_helpers import TableClient, name_player, play_out, running_service
 from test_app_shared import player_app, until
 from textual.app import App
-from textual.widgets import Label
+from textual.widgets import Label, RichLog
 
 import trash_tui.tables.service as service_module
 from trash_tui.app.screens.history import HistoryScreen, outcome_text
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.trash.endings import StandingsScreen, deal_lines, standings_lines
+from trash_tui.app.trash.replay_screen import ReplayScreen
+from trash_tui.app.widgets.game_log import GameLog
+from trash_tui.engine.narrate import describe_event
 from trash_tui.games import TRASH
 from trash_tui.history import PLAYING, SHARED_OWNER, History
 from trash_tui.players.rater import open_history
@@ -297,8 +300,50 @@ async def test_the_standings_box_puts_the_leaver_last_whoever_won_the_deal(
             assert board.detached is None, board.detached
             assert isinstance(app.screen, StandingsScreen)
             shown = [str(label.render()) for label in app.screen.query(Label)]
+            logged = [str(entry) for entry in board.query_one(GameLog).entries]
     places = board.shared.match.result.places
     assert places == ([1, 2] if deal_won_by == "Ann's stand-in" else [2, 1])
     assert "1. Bob — ★ winner" in shown
     assert any(line.startswith("2. Ann — left the table") for line in shown), shown
     assert not any("★ Ann" in line or "Ann — ★" in line for line in shown), shown
+    # the board's log says the same: the match's end once who left is known
+    assert "★ Bob wins the match; Ann left the table: last. Places: Ann 2, Bob 1" in logged
+    assert not any("Ann wins the match" in line for line in logged), logged
+
+
+def test_the_end_of_a_match_in_a_log_puts_the_leavers_last() -> None:
+    names = ["Ann", "Bob", "Cy"]
+    event = ("match", 0, (1, 2, 3))
+    assert describe_event(event, names) == "Ann wins the match. Places: Ann 1, Bob 2, Cy 3"
+    assert describe_event(event, names, {0}) == (
+        "★ Bob wins the match; Ann left the table: last. Places: Ann 3, Bob 1, Cy 2")
+    assert describe_event(event, names, {0, 1, 2}) == (
+        "Everyone left the table: nobody wins the match. Places: Ann 1, Bob 1, Cy 1")
+
+
+class _ReplayApp(App[None]):
+    def __init__(self, screen: ReplayScreen) -> None:
+        super().__init__()
+        self.replay = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.replay)
+
+
+async def test_the_replay_of_a_match_someone_left_ends_as_the_table_did(
+        tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        ann, bob = await sit_ann_and_bob(service)
+        await ann.send({"op": "leave"})
+        await play_out([bob])
+        await bob.wait_for("result")
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:bob")
+        full = history.matches.get_match(row.id)
+    app = _ReplayApp(ReplayScreen(full))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        text = " ".join(strip.text.strip() for strip in app.screen.query_one(RichLog).lines)
+    assert "★ Bob wins the match" in text and "Ann left the table: last" in text, text
+    assert "Ann wins the match" not in text

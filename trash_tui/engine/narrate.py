@@ -7,9 +7,10 @@ Each name is said once, as it is given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from trash_tui.cards import card_label
+from trash_tui.standing import final_places, winners
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -39,13 +40,31 @@ def inside(name: str) -> str:
     return "you" if name == YOU else name
 
 
-def describe_event(event: tuple, names: Sequence[str]) -> str | None:
+def describe_event(event: tuple, names: Sequence[str], left: Collection[int] = ()
+                   ) -> str | None:
     """A sentence for ``event``; None for events that need no line of their own. A seat
-    named "You" is spoken to in the second person ("You draw", "you play first")."""
-    return _describe(event, names)
+    named "You" is spoken to in the second person ("You draw", "you play first").
+    ``left``: the seats of a shared table's players who were away when its match ended,
+    whom the end of the match puts last (``trash_tui/standing.py``)."""
+    return _describe(event, names, left)
 
 
-def _describe(event: tuple, names: Sequence[str]) -> str | None:
+def match_end_line(places: Sequence[int], names: Sequence[str], left: Collection[int]
+                   ) -> str:
+    """The end of a shared match where players left: who wins (those first once the
+    leavers are last), who left, and the places as every screen counts them."""
+    final = final_places(places, left)
+    won = winners(places, left)
+    gone = _join([names[seat] for seat in sorted(left)])
+    standing = ", ".join(f"{names[s]} {p}" for s, p in enumerate(final))
+    if not won:
+        return f"Everyone left the table: nobody wins the match. Places: {standing}"
+    who = _join([names[seat] for seat in won])
+    wins = verb(who, "wins") if len(won) == 1 else "win"
+    return f"★ {who} {wins} the match; {gone} left the table: last. Places: {standing}"
+
+
+def _describe(event: tuple, names: Sequence[str], left: Collection[int] = ()) -> str | None:
     kind = event[0]
 
     def who(seat: int | None) -> str:
@@ -122,6 +141,8 @@ def _describe(event: tuple, names: Sequence[str]) -> str | None:
         places = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event[2]))
         if event[1] is None:
             return "The match is abandoned: too many void deals in a row"
+        if left:
+            return match_end_line(event[2], names, left)
         return f"{does(event[1], 'wins')} the match. Places: {places}"
     return None
 

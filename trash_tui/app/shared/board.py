@@ -109,6 +109,7 @@ class SharedBoardScreen(BoardScreen):
         self.detached: str | None = None  # why this board gets no more updates
         self.leave_question: Any = None  # while esc's question is pending: its timer
         self.ratings: list[dict[str, Any]] | None = None  # the match's rating changes
+        self.match_end: tuple | None = None  # the match's end, told once who left is known
         self.standings_wait: Any = None  # the timer that shows the standings without them
         self.standings_up = False
         self.early: list[dict[str, Any]] = []  # messages that came before it was up
@@ -352,6 +353,23 @@ class SharedBoardScreen(BoardScreen):
             self.set_status(self.status_text_asked)
 
     # --- the end of the match ---------------------------------------------------------
+    def narrate(self, event: tuple) -> str | None:
+        """The end of the match waits for the service's ``result``: who left changes who
+        won (the line is written when it comes)."""
+        if event[0] == "match" and self.ratings is None:
+            self.match_end = event
+            return None
+        return super().narrate(event)
+
+    def write_match_end(self) -> None:
+        """The end of the match in the log, once who left is known (or no longer waited
+        for)."""
+        if self.match_end is not None and self.is_mounted:
+            line = super().narrate(self.match_end)
+            self.match_end = None
+            if line:
+                self.query_one(GameLog).write(line)
+
     def take_result(self, message: dict[str, Any]) -> None:
         """The service's word on the finished match, read from the history that rated
         it: who had left (last in the standings) and how the ratings moved."""
@@ -361,6 +379,7 @@ class SharedBoardScreen(BoardScreen):
                               and 0 <= seat < players)
         self.ratings = [change for change in message.get("changes", [])
                         if isinstance(change, dict)]
+        self.write_match_end()
         if self.controller.over:
             self.show_standings()
 
@@ -377,6 +396,7 @@ class SharedBoardScreen(BoardScreen):
         if self.standings_up or not self.is_active:
             return
         self.standings_up = True
+        self.write_match_end()
         lines = self.standings()
         result = self.controller.match.result
         ratings = self.ratings or []

@@ -265,12 +265,16 @@ class BoardScreen(Screen[None]):
         self.query_one(TableView).update_view(observation, controller.names)
         self.query_one(PileView).update_view(observation)
         log = self.query_one(GameLog)
-        lines = [line for line in (describe_event(event, controller.names)
+        lines = [line for line in (self.narrate(event)
                                    for event in controller.match.events[self.logged:events_upto])
                  if line]
         for line in lines:  # shown with the table, in the same frame
             log.write(line)
         self.logged = max(self.logged, events_upto)
+
+    def narrate(self, event: tuple) -> str | None:
+        """The log's line for ``event`` (None: no line of its own)."""
+        return describe_event(event, self.controller.names, self.left)
 
     def show_move(self, move: Callable[[], object]) -> None:
         """Make a move (the human's, a bot's, the service's update) and show it: a chain

@@ -106,8 +106,8 @@ class ReplayScreen(ReplayKeys, Screen[None]):
         self.query_one(PileView).update_view(observation)
         log = self.query_one(RichLog)
         log.clear()
-        lines = [line for line in (describe_event(e, self.names) for e in cursor.match.events)
-                 if line]
+        lines = [line for line in (describe_event(e, self.names, self.row.left)
+                                   for e in cursor.match.events) if line]
         for line in lines[-200:]:
             log.write(line)
         deals = self.query_one(OptionList)
