@@ -106,3 +106,28 @@ def test_a_file_only_ever_opened_without_a_rater_is_rated_when_first_opened_with
     with open_history(path) as history:
         rated = history.players.rating(LOCAL_OWNER, TRASH)
         assert rated is not None and rated.matches == 1
+
+
+def test_the_last_closed_table_of_a_player_is_one_query_bounded_in_age(tmp_path: Path) -> None:
+    """The lobby names a seat at a table that closed: the latest such table of that
+    player, and only a recent one (a table closed long ago is not mentioned for ever)."""
+    with open_history(tmp_path / "h.sqlite3") as history:
+        tables = history.matches
+        seats = [{"spec": "human", "identity": "key:ann", "name": "Ann"},
+                 {"spec": "human", "identity": "key:bob", "name": "Bob"}]
+        first = tables.save_table(None, "AAAA", "key:ann", "closed", {"name": "One"}, seats,
+                                  None)
+        second = tables.save_table(None, "BBBB", "key:ann", "closed", {"name": "Two"},
+                                   seats[:1], None)
+        tables.save_table(None, "CCCC", "key:cat", "waiting", {"name": "Open"},
+                          [{"spec": "human", "identity": "key:bob"}], None)
+        tables.save_table(None, "DDDD", "key:dan", "closed", {"name": "Odd"},
+                          ["not a seat", 3], None)
+        row = tables.last_closed_table_of("key:ann", since=0)
+        assert row is not None and row["id"] == second
+        row = tables.last_closed_table_of("key:bob", since=0)
+        assert row is not None and row["id"] == first  # not the open one, not Ann's alone
+        assert tables.last_closed_table_of("key:cat", since=0) is None
+        assert tables.last_closed_table_of("key:ann", since=2e9) is None  # too long ago
+        history.db.execute("UPDATE shared_tables SET seats = 'not json' WHERE code = 'DDDD'")
+        assert tables.last_closed_table_of("key:ann", since=0) is not None

@@ -86,6 +86,7 @@ CHAT_LENGTH = 200
 MAX_PENDING = 2 * 1024 * 1024  # bytes waiting for a slow client before it is dropped
 MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is allowed)
 FINISHED_KEPT = 120.0  # seconds a finished table stays listed
+CLOSED_TOLD = 7 * 86400.0  # a seat at a table that closed is mentioned in the lobby this long
 JANITOR_EVERY = 5.0
 REPORTS_PER_WINDOW, REPORT_WINDOW = 5, 3600.0  # a session's reports to the operator
 MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and closed
@@ -898,17 +899,15 @@ class TableService:
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
         """The open tables (waiting or playing) where this player holds a seat, and the
-        last closed one (``closed``: its name, why it closed, its host's name and whether
-        it is this player's own, which they can reopen)."""
+        last one that closed in the last ``CLOSED_TOLD`` seconds (``closed``: its name, why
+        it closed, its host's name and whether it is this player's own, which they can
+        reopen)."""
         identity = client.identity or ""
         history = self._history()
-        rows = await self.run(lambda: history.matches.shared_tables([CLOSED]))
-        held = [row for row in rows if any(isinstance(seat, dict) and
-                                           seat.get("identity") == identity
-                                           for seat in row["seats"])]
+        since = time.time() - CLOSED_TOLD
+        row = await self.run(lambda: history.matches.last_closed_table_of(identity, since))
         closed = []
-        if held:
-            row = held[-1]
+        if row is not None:
             config = row["config"] if isinstance(row["config"], dict) else {}
             host = next((seat.get("name") for seat in row["seats"] if isinstance(seat, dict)
                          and seat.get("identity") == row["host"]), None)
