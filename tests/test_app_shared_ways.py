@@ -58,7 +58,7 @@ async def test_back_to_the_lobby_at_the_end_of_a_shared_match_lands_in_the_lobby
     async with running_service(tmp_path) as service:
         ann = await TableClient.connect(service, "key:ann")
         await ann.send({"op": "create", "config": {"seats": ["human", "random"], "clock": 0,
-                                                   "preset": "kids"}})
+                                                   "preset": "seven-up"}})
         await ann.wait_for("created")
         app = player_app(service, "key:cleo")
         async with app.run_test(size=(100, 32)) as pilot:
