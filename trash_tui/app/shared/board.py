@@ -215,7 +215,7 @@ class SharedBoardScreen(BoardScreen):
             return "The match is over."
         if shared.away:
             return ("The stand-in is playing for you: press any key to take your seat "
-                    "back.")
+                    "back (if the match ends first, you count as having left: last).")
         text = super().status_text()
         if shared.watching:
             text = "Watching — " + text
