@@ -15,7 +15,8 @@ from collections.abc import Collection, Sequence
 
 
 def ranked(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4)."""
+    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4).
+    (Also how a tournament's games and the dice game's results are placed.)"""
     order = sorted(range(len(keys)), key=lambda s: keys[s])
     places = [0] * len(keys)
     for position, seat in enumerate(order):

@@ -32,21 +32,10 @@ from trash_tui.engine.record import deal_record, match_record
 from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.neighbor.engine import NeighborGame
 from trash_tui.neighbor.record import neighbor_record
+from trash_tui.standing import ranked
 from trash_tui.text import visible
 from trash_tui.tournament.config import NEIGHBOR, TournamentConfig
 from trash_tui.tournament.schedule import Game
-
-
-def rank_places(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """Places from sort keys (lower is better); equal keys share a place (1, 2, 2, 4)."""
-    order = sorted(range(len(keys)), key=lambda s: keys[s])
-    places = [0] * len(keys)
-    for position, seat in enumerate(order):
-        if position and keys[seat] == keys[order[position - 1]]:
-            places[seat] = places[order[position - 1]]
-        else:
-            places[seat] = position + 1
-    return places
 
 
 def bot_seed(config: TournamentConfig, game: Game, bot: int) -> int:
@@ -130,7 +119,7 @@ def play_game(config: TournamentConfig, game: Game,
             else:
                 keys = [(0 if seat == deal.winner else 1, deal.face_down[seat])
                         for seat in range(players)]
-                places = rank_places(keys)
+                places = ranked(keys)
     except BotFailure as failure:
         _log_forfeit(failure, game)
         played = failure.game
@@ -162,7 +151,7 @@ def neighbor_places(game: NeighborGame, failed: int | None = None) -> list[int]:
     (more is better, equal counts share). A bot that failed (seat ``failed``) is last."""
     keys = [(1 if seat == failed else 0, 0 if seat == game.winner else 1,
              -len(game.covered[seat])) for seat in range(game.players)]
-    return rank_places(keys)
+    return ranked(keys)
 
 
 def play_neighbor_game(config: TournamentConfig, game: Game,
