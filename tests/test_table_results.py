@@ -84,6 +84,14 @@ async def sit_ann_and_bob(service: Any, config: dict[str, Any] = TWO
     return ann, bob
 
 
+def quick_clock(service: Any, seconds: float) -> None:
+    """The one table's turn clock set to ``seconds`` (0: none) from its next turn on (a
+    table asks 5 s at the least)."""
+    [table] = service.tables.values()
+    table.config = replace(table.config, clock=seconds)
+    service.pump(table)
+
+
 def the_leaver_is_last_everywhere(folder: Path, bob: TableClient, result: dict[str, Any],
                                   engine_places: list[int]) -> None:
     """Ann (seat 0) is away at the end and her stand-in won the deal: every place says
@@ -127,9 +135,7 @@ async def test_an_idle_player_whose_clock_ran_out_is_last_though_their_stand_in_
     """Item 3: staying connected and pressing nothing is being away, as esc is."""
     async with running_service(tmp_path) as service:
         _ann, bob = await sit_ann_and_bob(service, {**TWO, "clock": 5})
-        [table] = service.tables.values()
-        table.config = replace(table.config, clock=0.2)  # (5 s is the shortest one asks)
-        service.pump(table)
+        quick_clock(service, 0.2)
         last = await play_out([bob])  # Ann, connected, never touches a key
         result = await bob.wait_for("result")
         assert any("Ann ran out of time" in m.get("text", "") for m in bob.messages
@@ -141,15 +147,12 @@ async def test_a_key_after_the_clock_ran_out_takes_the_seat_and_the_result_back(
         tmp_path: Path) -> None:
     async with running_service(tmp_path) as service:
         ann, bob = await sit_ann_and_bob(service, {**TWO, "clock": 5})
-        [table] = service.tables.values()
-        table.config = replace(table.config, clock=0.2)
-        service.pump(table)
+        quick_clock(service, 0.2)
         await ann.wait_for("notice", lambda m: "stand-in plays for them" in m["text"]
                            or "ran out of time" in m["text"], timeout=10)
         await ann.send({"op": "back"})  # any key
         await ann.wait_for("notice", lambda m: "seat back" in m["text"])
-        table.config = replace(table.config, clock=0)
-        service.pump(table)
+        quick_clock(service, 0)
         last = await play_out([ann, bob])
         result = await bob.wait_for("result")
     assert result["left"] == []
