@@ -18,10 +18,9 @@ Which matches are rated, and how (``rated_seats``):
 - the places of the result: Trash's ``places`` (equal places tie), the dice game's winner
   first and then by markers covered; a human who is not back at a shared table when its
   match ends — they left with esc, their connection dropped, or their turn clock ran out
-  and they pressed no key since — abandoned it: they are
-  last, whatever the stand-in did for them, and several such leavers tie for last place
-  (``trash_tui/standing.py``, which the standings box, the history and the statistics
-  read too).
+  and they pressed no key since — abandoned it: they are last, whatever the stand-in did
+  for them, and several such leavers tie for last place (``trash_tui/standing.py``,
+  which the standings box, the history and the statistics read too).
 
 Bots keep their anchors: a match moves only the people's ratings.
 """
