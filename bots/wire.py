@@ -94,6 +94,7 @@ def observation_json(seen: Observation, legal: str | None = None) -> str:
     winner = "null" if seen.winner is None else seen.winner
     extra = "null" if seen.extra_turns is None else _ints(seen.extra_turns)
     voided = "null" if seen.voided is None else _dumps(seen.voided)
+    stock = "null" if seen.stock_cards is None else _cards(seen.stock_cards)
     return (f'{{"decision":{_word(seen.decision)},"to_move":{seen.to_move},'
             f'"legal":{legal},"hand":{_card(seen.hand)},"discard":{_cards(seen.discard)},'
             f'"stock_count":{seen.stock_count},"layouts":[[{layouts}]],'
@@ -102,7 +103,8 @@ def observation_json(seen: Observation, legal: str | None = None) -> str:
             f'"revealed":{{{revealed}}},"deal_number":{seen.deal_number},'
             f'"deals_played":{seen.deals_played},"extra_turns":{extra},'
             f'"free_draws_left":{seen.free_draws_left},'
-            f'"shrinking":{_ints(seen.shrinking)},"voided":{voided}}}')
+            f'"shrinking":{_ints(seen.shrinking)},"voided":{voided},'
+            f'"stock_cards":{stock}}}')
 
 
 def full_observation(hello: dict[str, object], observation: dict[str, object]

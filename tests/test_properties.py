@@ -357,16 +357,21 @@ OBSERVATION_KEYS = {  # at least these; later fields must be public facts as wel
 HIDDEN_WORDS = ("stock", "deck", "down", "hidden", "secret", "reshuffle")
 
 
+PUBLIC_NAMES = ("stock_count", "stock_cards")  # a count; the reshuffled stock's cards, sorted
+
+
 def names_hidden_information(name: str) -> bool:
-    return name != "stock_count" and any(word in name for word in HIDDEN_WORDS)
+    return name not in PUBLIC_NAMES and any(word in name for word in HIDDEN_WORDS)
 
 
-def hidden_places(deal: Deal) -> list[tuple[str, int, int]]:
-    """Where the hidden cards lie: ('down', seat, slot) and ('stock', index, 0)."""
+def hidden_places(deal: Deal) -> list[list[tuple[str, int, int]]]:
+    """Where the hidden cards lie: ('down', seat, slot) and ('stock', index, 0), in groups
+    whose cards nobody can tell apart: one group before a reshuffle; after one the stock's
+    cards are known (their order is not), so the face-down places and the stock are two."""
     places = [("down", seat, slot) for seat in range(deal.players)
               for slot in range(1, deal.sizes[seat] + 1) if not deal.up[seat][slot]]
-    places += [("stock", i, 0) for i in range(deal.stock_count)]
-    return places
+    stock = [("stock", i, 0) for i in range(deal.stock_count)]
+    return [places, stock] if deal.reshuffles else [places + stock]
 
 
 def with_hidden_cards_permuted(deal: Deal, rnd: random.Random) -> Deal:
@@ -386,14 +391,17 @@ def with_hidden_cards_permuted(deal: Deal, rnd: random.Random) -> Deal:
         else:
             other._cards[start + a] = card
 
-    cards = [get(place) for place in places]
-    shuffled = cards[:]
-    rnd.shuffle(shuffled)
-    if shuffled == cards and len(set(cards)) > 1:
-        shuffled = shuffled[1:] + shuffled[:1]  # make sure something moved
-    for place, card in zip(places, shuffled, strict=True):
-        put(place, card)
-    if len(set(cards)) > 1:
+    moved = False
+    for group in places:
+        cards = [get(place) for place in group]
+        shuffled = cards[:]
+        rnd.shuffle(shuffled)
+        if shuffled == cards and len(set(cards)) > 1:
+            shuffled = shuffled[1:] + shuffled[:1]  # make sure something moved
+        for place, card in zip(group, shuffled, strict=True):
+            put(place, card)
+        moved = moved or len(set(cards)) > 1
+    if moved:
         assert (other.down, other.stock) != (deal.down, deal.stock)
     return other
 

@@ -284,12 +284,15 @@ class Deal:
         extra: Sequence[int] | None = None,
         free_draws_left: int = 0,
         reshuffle: Reshuffler | None = None,
+        reshuffled: bool = False,
     ) -> Deal:
         """A deal in the middle of play, built from a full state (for look-ahead search).
 
         ``up``/``down`` are per seat, indexed by slot with index 0 unused (0 = none);
-        ``stock`` lists the stock, next card first. The result plays on like any deal
-        (its ``deck`` is only the cards it was given, and it keeps no history)."""
+        ``stock`` lists the stock, next card first; ``reshuffled``: it came from a
+        reshuffle, so its cards are public (``reshuffles`` then holds it, and observations
+        name its cards). The result plays on like any deal (its ``deck`` is only the cards
+        it was given, and it keeps no other history)."""
         deal = cls.__new__(cls)
         players = len(sizes)
         deal.rules = rules
@@ -318,7 +321,7 @@ class Deal:
         deal.shrinking = ()
         deal.pending = list(pending) if pending is not None else [False] * players
         deal.voided = None
-        deal.reshuffles = []
+        deal.reshuffles = [tuple(stock)] if reshuffled else []
         deal.revealed = {}
         deal.idle = 0
         deal._placed = True

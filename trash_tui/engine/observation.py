@@ -2,7 +2,9 @@
 
 Face-up cards, the discard pile (every card in it was laid face up), the card in hand
 during a chain (it is turned face up), the stock's size, and at the end of a deal the
-cards a lucky reveal turned up. Never a face-down card, never the stock's order.
+cards a lucky reveal turned up. After a reshuffle, also which cards the stock holds: every
+player saw them face up on the discard pile when it was turned over, and saw each card
+drawn since turn face up. Never a face-down card, never the stock's order.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ class Observation:
     free_draws_left: int = 0
     shrinking: tuple[int, ...] = ()  # at the end of a deal: the seats whose layouts shrink
     voided: str | None = None  # at the end of a void deal: why
+    # After a reshuffle: the cards in the stock, sorted (public: the discards turned over,
+    # less the cards drawn since, each turned face up); None before the deal's first one.
+    stock_cards: tuple[int, ...] | None = None
 
     @property
     def discard_top(self) -> int | None:
@@ -105,6 +110,8 @@ class Observation:
             "free_draws_left": self.free_draws_left,
             "shrinking": list(self.shrinking),
             "voided": self.voided,
+            "stock_cards": (None if self.stock_cards is None
+                            else [name(c) for c in self.stock_cards]),
         }
 
 
@@ -117,6 +124,7 @@ def observation_from_dict(data: dict[str, Any], rules: Rules | None = None) -> O
         return None if name is None else parse_card(name)
 
     extra = data["extra_turns"]
+    stock = data.get("stock_cards")
     return Observation(
         seat=data["seat"], players=data["players"], rules=rules, decision=data["decision"],
         to_move=data["to_move"], legal=tuple(parse_action(a) for a in data["legal"]),
@@ -132,6 +140,7 @@ def observation_from_dict(data: dict[str, Any], rules: Rules | None = None) -> O
         extra_turns=None if extra is None else tuple(extra),
         free_draws_left=data["free_draws_left"], shrinking=tuple(data["shrinking"]),
         voided=data["voided"],
+        stock_cards=None if stock is None else tuple(parse_card(c) for c in stock),
     )
 
 
@@ -164,4 +173,5 @@ def observe(deal: Deal, seat: int, deal_number: int = 1, deals_played: int = 0) 
         free_draws_left=deal.free_draws_left,
         shrinking=deal.shrinking,
         voided=deal.voided,
+        stock_cards=tuple(sorted(deal.stock)) if deal.reshuffles else None,
     )

@@ -1,10 +1,18 @@
 """Sampling hidden cards: a full deal consistent with what one seat has seen.
 
-Look-ahead bots (the ``expert``) cannot see face-down cards or the stock. They sample
-them: every card the observation does not show is dealt at random to the face-down slots
-and the stock, and the resulting ``Deal`` plays on from the observed position. With no
-other knowledge every hidden card is equally likely anywhere, so a uniform sample is
-exactly consistent with the observation.
+Look-ahead bots (the ``expert``) cannot see face-down cards or the stock's order. They
+sample them, and the resulting ``Deal`` plays on from the observed position:
+
+* before the deal's first reshuffle nothing tells the unseen cards apart (nobody sees
+  their own face-down cards either), so every unseen card is equally likely in any
+  face-down slot or anywhere in the stock: they are dealt uniformly among those places;
+* after a reshuffle the stock is a known set (``Observation.stock_cards``: the discards
+  turned over, less the cards drawn since, each of which was turned face up). Those cards
+  are shuffled into the stock, and the rest of the unseen cards, uniformly, into the
+  face-down slots.
+
+Either way a sample is uniform over the deals that agree with everything the seat has
+seen (``tests/test_sampling.py`` checks it against the public events).
 """
 
 from __future__ import annotations
@@ -32,13 +40,29 @@ def unseen_cards(observation: Observation) -> list[int]:
     return sorted(counts.elements())
 
 
+def face_down_pool(observation: Observation, unseen: list[int]) -> list[int]:
+    """The cards that may lie face down: the unseen ones, less those known to be in the
+    stock after a reshuffle (sorted). ValueError if the stock's cards are not unseen."""
+    if observation.stock_cards is None:
+        return list(unseen)
+    pool = Counter(unseen)
+    pool.subtract(observation.stock_cards)
+    if any(n < 0 for n in pool.values()):
+        raise ValueError("the observation's stock holds cards it shows elsewhere")
+    return sorted(pool.elements())
+
+
 def sample_deal(observation: Observation, rng: Rng,
                 unseen: list[int] | None = None) -> Deal:
-    """A deal with the observed public state and hidden cards drawn at random.
+    """A deal with the observed public state and hidden cards drawn at random (see the
+    module's docstring for what may lie where).
 
     ``unseen`` is ``unseen_cards(observation)`` when the caller has it already (a bot
     sampling many deals from one observation); the sample is the same either way."""
-    hidden = rng.shuffle(list(unseen) if unseen is not None else unseen_cards(observation))
+    if unseen is None:
+        unseen = unseen_cards(observation)
+    known_stock = observation.stock_cards
+    hidden = rng.shuffle(face_down_pool(observation, unseen))
     players = observation.players
     sizes = [len(layout) for layout in observation.layouts]
     up = [[0] + [card or 0 for card in layout] for layout in observation.layouts]
@@ -49,8 +73,14 @@ def sample_deal(observation: Observation, rng: Rng,
             if not up[seat][slot]:
                 down[seat][slot] = hidden[position]
                 position += 1
-    stock = hidden[position:]
-    if len(stock) != observation.stock_count:
+    if known_stock is None:
+        stock = hidden[position:]
+    elif position == len(hidden):
+        stock = rng.shuffle(list(known_stock))
+    else:  # more unseen cards than face-down slots for them
+        stock = []
+    if len(stock) != observation.stock_count or position + len(stock) != len(
+            unseen):
         raise ValueError("the observation's card counts do not add up")
     pending = [seat in observation.forgot_call for seat in range(players)]
     return Deal.restore(
@@ -61,4 +91,5 @@ def sample_deal(observation: Observation, rng: Rng,
         turns=observation.turn, winner=observation.winner, completed=observation.completed,
         pending=pending, extra=observation.extra_turns,
         free_draws_left=observation.free_draws_left, reshuffle=rng.shuffle,
+        reshuffled=known_stock is not None,
     )
