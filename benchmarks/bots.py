@@ -25,11 +25,18 @@ Issue 28's figures follow (each section can be run alone with ``--only``):
   its budget;
 * ``room``: the room for skill (``bots/room.py``): in greedy matches, at every decision,
   what the best other move gains on greedy's, chosen on half of the samples of the unseen
-  cards and measured on the other half; per row and per kind of decision;
+  cards and measured on the other half; per row (the gain per deal and seat is the sum of
+  the picked moves' held-out gains, 0 where greedy's move was kept) and per kind of
+  decision (with the mean gain of every single alternative to greedy's move);
 * ``hint``: the hint's advice (the expert's move, as the board's hint computes it) against
   greedy's move at the same decision, each played out on the real cards;
 * ``anchors``: the calibration anchors as the leaderboard shows them, and which levels'
   intervals overlap.
+
+The nine rows are what was measured: 7 of the 18 presets at 2 players (standard, Kings
+wild, Jokers, kids, call "Trash!", last turn, three free draws) and standard at 3 and 4.
+``--presets preset/players`` runs any other (``lucky-reveal/2``, measured since issue 36;
+``standard/6``).
 
 At 3 or 4 players a board is one deck played once with the bot at each seat (the others
 ``greedy`` or ``counter``); its score is the bot's share of the board's wins, against a
@@ -65,9 +72,11 @@ from typing import Any
 
 from bots import Bot, make_bot, play_match
 from bots.expert import ExpertBot
+from trash_tui.engine.match import validate_table
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
-from trash_tui.presets import preset_rules
+from trash_tui.presets import PRESETS, preset_rules
+from trash_tui.rules import RulesError
 from trash_tui.tournament.ratings import board_stats
 
 STRONGER, NOT_WORSE = "stronger", "not worse"
@@ -252,13 +261,27 @@ def edge_verdict(scores: list[float], fair: float) -> str:
 
 
 def selected_tables(presets: Sequence[str] | None) -> list[tuple[str, str, int]]:
+    """The rows ``--presets`` names: a row of the nine by its label, or any preset at any
+    table size as ``preset/players`` (``lucky-reveal/2``, ``standard/6``: rows the nine do
+    not measure)."""
     if not presets:
         return PRESET_TABLES
     chosen = [t for t in PRESET_TABLES if t[0] in presets or f"{t[1]}/{t[2]}" in presets]
-    if not chosen:
+    known = {f"{t[1]}/{t[2]}" for t in chosen} | {t[0] for t in chosen}
+    for name in presets:
+        preset, _, players = name.partition("/")
+        if name in known or preset not in PRESETS or not players.isdigit():
+            continue
+        try:
+            validate_table(PRESETS[preset].rules, int(players))
+        except RulesError as error:
+            raise SystemExit(f"benchmarks/bots.py: --presets {name}: {error}") from None
+        chosen.append((name, preset, int(players)))
+    if len(chosen) < len(presets):
         names = ", ".join(repr(t[0]) for t in PRESET_TABLES)
-        raise SystemExit(f"benchmarks/bots.py: --presets: none of {list(presets)!r}; known: "
-                         f"{names} (or preset/players, e.g. standard/3)")
+        raise SystemExit(f"benchmarks/bots.py: --presets: not a row in {list(presets)!r}; "
+                         f"known: {names}, or preset/players for any preset of "
+                         f"{', '.join(PRESETS)} (e.g. standard/5)")
     return chosen
 
 
@@ -399,7 +422,10 @@ def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, 
     print(f"\nThe room for skill (bots/room.py): greedy matches, every decision of every seat "
           f"with a choice; {samples} samples of the unseen cards a decision (half to choose "
           f"another move than greedy's, half to measure it); {matches} matches a row, seed "
-          f"{seed}. Gains in points of the chance to shrink.")
+          f"{seed}. Gains in points of the chance to shrink. Per row, the gain per deal "
+          f"and seat sums the picked moves' held-out gains (a decision where greedy's move "
+          f"was kept adds 0); per kind, 'other moves' is the mean gain of every single "
+          f"alternative to greedy's move.")
     print(f"{'rules':<17} {'pl':>2} {'decisions':>9} {'other picks':>11}  "
           f"{'gain of a pick':>14}  {'gain per deal and seat [95%]':>30}")
     by_kind: dict[str, list[Any]] = defaultdict(list)
@@ -463,12 +489,17 @@ def main() -> None:
                         choices=("ladder", "oracle", "expert", "room", "hint", "anchors"),
                         help="the sections to run (default: all)")
     parser.add_argument("--presets", nargs="+", default=None,
-                        help="rows of the oracle, expert and room tables (default: all nine)")
+                        help="rows of the oracle, expert and room tables (default: the nine "
+                        "measured: 7 of the 18 presets at 2 players, standard at 3 and 4); "
+                        "preset/players adds any other, e.g. lucky-reveal/2 or standard/6")
     parser.add_argument("--oracle-boards", type=int, default=100)
     parser.add_argument("--expert-boards", type=int, default=100)
     parser.add_argument("--hint-matches", type=int, default=40)
-    parser.add_argument("--room-matches", type=int, default=10)
-    parser.add_argument("--room-samples", type=int, default=1000)
+    parser.add_argument("--room-matches", type=int, default=10,
+                        help="greedy matches per row of the room for skill (default 10)")
+    parser.add_argument("--room-samples", type=int, default=1000,
+                        help="samples of the unseen cards per decision of the room, half to "
+                        "choose a move and half to measure it (default 1000)")
     args = parser.parse_args()
     sections = set(args.only or ("ladder", "oracle", "expert", "room", "hint", "anchors"))
     tables = selected_tables(args.presets)

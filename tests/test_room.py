@@ -104,3 +104,20 @@ def test_the_benchmark_prints_the_room_per_row_and_per_kind_of_decision() -> Non
     assert any(line.startswith("start size 5") and "[" in line for line in lines), done.stdout
     assert any(line.startswith("pass ") for line in lines), done.stdout
     assert "gain per deal and seat" in done.stdout
+
+
+def test_the_benchmark_measures_a_row_the_nine_leave_out() -> None:
+    """``--presets preset/players`` runs any preset at any table size it allows (issue 36:
+    11 of the 18 presets and 5-8 players were never measured); a table the preset does not
+    allow is a one-line error."""
+    bench = [sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--only", "room",
+             "--room-matches", "1", "--room-samples", "4", "--workers", "1", "--presets"]
+    done = subprocess.run([*bench, "lucky-reveal/2"], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert any(line.startswith("lucky-reveal/2 ") and "[" in line
+               for line in done.stdout.splitlines()), done.stdout
+    refused = subprocess.run([*bench, "three-free-draws/5"], capture_output=True, text=True,
+                             timeout=300, cwd=ROOT)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().count("\n") == 0 and "2-player rule" in refused.stderr
