@@ -9,8 +9,10 @@ choices differ by less than the sampling noise: the expert starts from the count
 choice and moves away from it only when the paired difference of the samples says another
 slot is better by more than two standard errors. Its other decisions are the moves that no
 other beat beyond chance where the room for skill was measured (``candidates``; "The room
-for skill" in bots/README.md): it takes a discard that fits, never passes, swaps and calls.
-It stops sampling when its per-decision time budget is spent.
+for skill" in bots/README.md, which says what was measured and what is only argued): it
+takes a discard that fits, never passes, swaps and calls. It stops sampling when its
+per-decision time budget is spent. Its samples follow ``trash_tui.engine.sampling``:
+after a reshuffle the stock holds the cards everybody saw turned over.
 """
 
 from __future__ import annotations
@@ -76,11 +78,14 @@ class ExpertBot(CounterBot):
     def candidates(observation: Observation, legal: Sequence[int]) -> list[int]:
         """The actions worth weighing: every slot where a wild may go. Every other decision
         has a move that no other beat beyond chance where the room for skill was measured
-        (bots/room.py: 21,733 decisions under nine house rules), so it is played without
-        sampling: take a discard that fits, else draw from the stock (a pass costs about 7
-        points of the chance to shrink), swap, call. Weighing them anyway only let noise
-        through: under Kings wild its rare departures from a fitting discard were each
-        worse by 2.6 points on a 2,000-sample check."""
+        (bots/room.py: 20,943 decisions of 90 greedy matches, 7 of the 18 presets at 2
+        players and standard at 3 and 4, then lucky reveal at 2 players; the other 10
+        presets and 5-8 players were not measured), so it is played without sampling:
+        take a discard that fits, else draw from the stock (a pass costs about 7 points of
+        the chance to shrink), swap (keeping the wild costs about 27), call (silence about
+        22). Weighing them anyway only let noise through: under Kings wild its rare
+        departures from a fitting discard were each worse by 2.6 points on a 2,000-sample
+        check."""
         decision = observation.decision
         if decision == "draw":
             return [DRAW_DISCARD if takes_discard(observation, legal) else DRAW_STOCK]

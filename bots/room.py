@@ -2,10 +2,12 @@
 
 Research for issue 28 (``benchmarks/bots.py --only room``). Trash has no private
 information: nobody sees their own face-down cards either, so every player knows exactly
-what every other player knows, and the cards nobody has seen are equally likely to be
-anywhere among the face-down slots and the stock. The value of an action to an honest
-player is therefore its mean outcome over uniform samples of the unseen cards (what
-``trash_tui.engine.sampling`` draws), with everybody playing on as ``greedy`` does.
+what every other player knows. The cards nobody has seen are equally likely to be
+anywhere among the face-down slots and the stock, except that after a reshuffle the
+stock is a known set (the discards turned over, less the draws since). The value of an
+action to an honest player is therefore its mean outcome over the samples
+``trash_tui.engine.sampling`` draws (uniform over the deals that agree with everything
+public), with everybody playing on as ``greedy`` does.
 
 At a decision with a choice, ``decision_room`` estimates the value of every legal action
 on the same samples (common random numbers), picks the best on one half of them and
@@ -13,10 +15,14 @@ measures its gain over greedy's move on the other half. Like the ``expert``, it 
 greedy's move only when the choosing half favours another by two standard errors. The
 held-out half makes the estimate honest: when every action is worth the same, the pick
 is noise and its measured gain averages zero, instead of the positive bias the best of
-several noisy means has. Summed over a deal, the gains estimate what one step of policy
-improvement over greedy is worth: where no decision offers a gain, greedy is a best
-response to itself at the positions its play reaches, and a deeper search could only find
-plans of several moves none of which pays on its own.
+several noisy means has. Summed over a deal (per seat), the gains estimate what one step
+of policy improvement over greedy is worth. That sum counts only the picked moves: a
+decision where greedy's move was kept adds 0, so a sum near zero says the picks gained
+nothing measurable, not that every move is as good as greedy's (``DecisionRoom.alternative``
+gives the other moves' mean gain: single alternatives lose clearly at most kinds of
+decision). Where no decision offers a gain, greedy is a best response to itself at the
+positions its play reaches, as far as the samples can tell; a deeper search could only
+find plans of several moves none of which pays on its own (argued, not measured).
 
 ``room_match`` plays a greedy match (every seat) and measures every decision of every
 seat. Values are in shrink chance: 1 if the seat's layout shrinks at the end of the deal.
