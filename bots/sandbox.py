@@ -15,8 +15,10 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   and any ``read_only`` path the tournament lists. The tournament file, the run's folder
   and the history database are covered (an empty file, an empty folder) wherever they
   fall inside that view. ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of
-  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there); ``/dev`` a minimal one; none of
-  these, nor ``/``, is ever bound from the host, whatever the bot's folder.
+  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there), ``/dev/shm`` another; ``/dev`` a
+  minimal one; none of these, nor ``/``, is ever bound from the host, whatever the bot's
+  folder. Everything but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is
+  (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
@@ -418,7 +420,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     args += _system_binds()
     args += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
+             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
+             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]
     made: set[str] = set()
     for path in readable:  # the folders above a bound one: made, open to the bot's uid
         for parent in reversed(Path(path).parents[:-1] if len(Path(path).parents) > 1
@@ -433,6 +436,9 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         if _inside(path, [*readable, "/tmp"]) or path == "/tmp":
             args += (["--tmpfs", path] if os.path.isdir(path)
                      else ["--ro-bind", "/dev/null", path])
+    # read-only everywhere but /tmp and /dev/shm, whoever the runner is (an ordinary
+    # user's sandbox would own the root and the /dev that bwrap makes)
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
