@@ -19,6 +19,8 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   minimal one; none of these, nor ``/``, is ever bound from the host, whatever the bot's
   folder. Everything but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is
   (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
+- **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
+  could reach a socket file (the network namespace does not cover them), no io_uring.
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
@@ -66,6 +68,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots import seccomp
 from trash_tui.text import visible
 
 BWRAP = "bwrap"
@@ -439,6 +442,7 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     # read-only everywhere but /tmp and /dev/shm, whoever the runner is (an ordinary
     # user's sandbox would own the root and the /dev that bwrap makes)
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    args += _seccomp(prepared)
     args += ["--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
@@ -469,6 +473,21 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     prepared.pass_fds = (*prepared.pass_fds, read_end)
     prepared.argv = [BWRAP, "--args", str(read_end), *args[cut:], *command]
     return prepared
+
+
+def _seccomp(prepared: Prepared) -> list[str]:
+    """bwrap's ``--seccomp FD`` with the filter (bots/seccomp.py) in a pipe, or nothing on
+    an architecture the filter does not know."""
+    code = seccomp.program()
+    if code is None:
+        return []
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, code)  # a few hundred bytes: the pipe holds them
+    finally:
+        os.close(write_end)
+    prepared.pass_fds = (*prepared.pass_fds, read_end)
+    return ["--seccomp", str(read_end)]
 
 
 # --- does it work here? ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -100,3 +101,30 @@ def test_a_sandboxed_bot_writes_only_in_its_sized_tmp_and_dev_shm(user: str,
             f"REFUSED more than 1 MiB in {place}" in said), said
     assert "LEARNED" not in said
     assert not (folder / "filled").exists()
+
+
+# --- route 8: filesystem sockets --------------------------------------------------------------
+
+@needs_sandbox
+@pytest.mark.parametrize("user", USERS)
+def test_a_unix_socket_file_in_the_bots_folder_reaches_nothing_outside(
+        user: str, folder: Path) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as stream, \
+            socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as dgram:
+        stream.bind(str(folder / "stream.sock"))
+        stream.listen()
+        stream.settimeout(0)
+        dgram.bind(str(folder / "dgram.sock"))
+        dgram.settimeout(0)
+        for name in ("stream.sock", "dgram.sock"):
+            (folder / name).chmod(0o777)
+        said = attack(user, folder, [("unix_socket.py", {})])[0]
+        with pytest.raises(BlockingIOError):
+            stream.accept()
+        with pytest.raises(BlockingIOError):
+            dgram.recv(100)
+    for what in ("connect to stream.sock", "send to dgram.sock",
+                 "send to dgram.sock from a socketpair"):
+        assert f"REFUSED {what}: Permission denied" in said, said
+    assert "LEARNED a stream socketpair carries b'x'" in said, said
+    assert "LEARNED connected" not in said and "LEARNED sent" not in said
