@@ -20,7 +20,8 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   folder. Everything but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is
   (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
 - **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
-  could reach a socket file (the network namespace does not cover them), no io_uring.
+  could reach a socket file (the network namespace does not cover them), no io_uring, no
+  file lock and no inotify (another sandbox sharing a file would see them).
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.

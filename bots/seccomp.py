@@ -1,7 +1,7 @@
 """The seccomp filter of a sandboxed bot (bots/sandbox.py hands it to bwrap's
 ``--seccomp``): a classic BPF program, built here for the machine's architecture, that
-refuses the system calls through which a bot could reach outside its sandbox. Every
-other call is allowed.
+refuses the system calls through which a bot could reach outside its sandbox or another
+bot's. Every other call is allowed.
 
 Refused, with the error the program sees:
 
@@ -10,6 +10,10 @@ Refused, with the error the program sees:
   in a folder the bot may read (its own, ``/usr``) would lead to a listener outside,
   which the network namespace does not cover. A stream pair (asyncio's self-pipe) reaches
   nothing. ``io_uring_setup`` (``ENOSYS``) too: its operations pass no filter.
+- file locks (``ENOLCK``): ``flock`` and ``fcntl``'s record, open-file and lease locks,
+  whose holder another sandbox sharing the file (even ``/etc/ld.so.cache``) could see;
+  ``fcntl(F_NOTIFY)``, ``inotify_init``/``inotify_init1`` and ``fanotify_init``
+  (``EPERM``), which would see another bot open a shared file.
 
 A system call of another architecture (32-bit calls on x86-64, the x32 ones) kills the
 process. ``program()`` is None on an architecture without its table here; the sandbox
@@ -42,6 +46,9 @@ def _arg(number: int) -> int:
 
 AF_UNIX = 1
 SOCK_STREAM = 1
+#: fcntl commands that lock or watch: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK,
+#: F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY
+LOCKS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 
 #: per architecture: its AUDIT_ARCH value, the first number of a foreign ABI sharing it
 #: (x32), and the system calls' numbers
@@ -55,7 +62,9 @@ _TABLES: dict[str, tuple[int, int | None, dict[str, int]]] = {
         "inotify_init1": 26, "fanotify_init": 262, "memfd_create": 279,
         "io_uring_setup": 425, "memfd_secret": 447}),
 }
-_REFUSED = {"io_uring_setup": errno.ENOSYS}
+_REFUSED = {"flock": errno.ENOLCK, "inotify_init": errno.EPERM,
+            "inotify_init1": errno.EPERM, "fanotify_init": errno.EPERM,
+            "io_uring_setup": errno.ENOSYS}
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -90,5 +99,10 @@ def program(arch: str | None = None) -> bytes | None:
     code += [_op(_JEQ_K, numbers["socketpair"], 0, 7), _op(_LD_W_ABS, _arg(0)),
              _op(_JEQ_K, AF_UNIX, 0, 4), _op(_LD_W_ABS, _arg(1)), _op(_AND_K, 0xF),
              _op(_JEQ_K, SOCK_STREAM, 1, 0), _refuse(errno.EACCES), _op(_RET_K, _ALLOW)]
+    # fcntl(fd, a lock or a watch, ...)
+    count = len(LOCKS)
+    code += [_op(_JEQ_K, numbers["fcntl"], 0, count + 3), _op(_LD_W_ABS, _arg(1))]
+    code += [_op(_JEQ_K, command, count - index, 0) for index, command in enumerate(LOCKS)]
+    code += [_op(_RET_K, _ALLOW), _refuse(errno.ENOLCK)]
     code.append(_op(_RET_K, _ALLOW))
     return b"".join(code)

@@ -128,3 +128,20 @@ def test_a_unix_socket_file_in_the_bots_folder_reaches_nothing_outside(
         assert f"REFUSED {what}: Permission denied" in said, said
     assert "LEARNED a stream socketpair carries b'x'" in said, said
     assert "LEARNED connected" not in said and "LEARNED sent" not in said
+
+
+# --- route 7: file locks on a shared file ----------------------------------------------------
+
+@needs_sandbox
+@pytest.mark.parametrize("user", USERS)
+def test_two_sandboxed_bots_cannot_talk_through_locks_on_a_shared_file(
+        user: str, folder: Path) -> None:
+    sender, receiver = attack(user, folder, [("lock_channel.py", {"ROLE": "send"}),
+                                             ("lock_channel.py", {"ROLE": "receive"})])
+    for name in ("flock", "fcntl"):
+        assert f"REFUSED {name} lock on /etc/ld.so.cache: No locks available" in sender, sender
+    assert "REFUSED flock on /etc/ld.so.cache: No locks available" in receiver, receiver
+    assert "REFUSED fcntl F_GETLK on /etc/ld.so.cache: No locks available" in receiver
+    for said in (sender, receiver):
+        assert "REFUSED inotify: Operation not permitted" in said, said
+        assert "LEARNED" not in said, said
