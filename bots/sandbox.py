@@ -21,7 +21,9 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
 - **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
   could reach a socket file (the network namespace does not cover them), no io_uring, no
-  file lock and no inotify (another sandbox sharing a file would see them).
+  file lock and no inotify (another sandbox sharing a file would see them), no memfd and
+  no System V shared memory (memory the address-space limit does not count).
+  ``protections()`` says, one line each, what holds on this machine and what does not.
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
@@ -542,6 +544,36 @@ def _find_problem() -> str | None:
     return (f"the kernel refuses the sandbox's namespaces ({said}); allow unprivileged user "
             "namespaces (sysctl kernel.unprivileged_userns_clone=1, or "
             "user.max_user_namespaces > 0) or set sandbox = false")
+
+
+def _cgroup_delegated() -> bool:
+    """Whether this machine gives processes a cgroup v2 tree with the cpu and memory
+    controllers they may use (where a bot's processes could be counted together)."""
+    try:
+        with open("/sys/fs/cgroup/cgroup.controllers", encoding="ascii") as handle:
+            controllers = handle.read().split()
+    except OSError:
+        return False
+    return {"cpu", "memory"} <= set(controllers) and os.access("/sys/fs/cgroup", os.W_OK)
+
+
+def protections() -> list[str]:
+    """What the sandbox protects on this machine and what it does not, one line each."""
+    lines = ["holds: the bot writes only in its /tmp and /dev/shm (tmp_mb MiB each); all "
+             "else it sees is read-only, whoever the runner is"]
+    if seccomp.program() is not None:
+        lines.append("holds: no Unix socket, file lock, inotify, memfd or System V shared "
+                     "memory (a seccomp filter): no channel through a shared file")
+    else:
+        lines.append(f"NOT protected: no seccomp filter for {seccomp.machine()}: a socket "
+                     "file may reach a listener outside, bots may talk through file locks, "
+                     "and memfd or shared memory escape memory_limit")
+    cgroup = ("this machine delegates cgroup v2, which the sandbox does not use yet"
+              if _cgroup_delegated() else "no cgroup v2 delegation on this machine")
+    lines.append("NOT protected: CPU time and memory of a bot's processes together (each "
+                 "process has its own limits, so up to `processes` times them; "
+                 f"{cgroup})")
+    return lines
 
 
 def require() -> None:

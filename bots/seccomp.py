@@ -1,7 +1,7 @@
 """The seccomp filter of a sandboxed bot (bots/sandbox.py hands it to bwrap's
 ``--seccomp``): a classic BPF program, built here for the machine's architecture, that
 refuses the system calls through which a bot could reach outside its sandbox or another
-bot's. Every other call is allowed.
+bot's, or hold memory its limits do not count. Every other call is allowed.
 
 Refused, with the error the program sees:
 
@@ -14,6 +14,9 @@ Refused, with the error the program sees:
   whose holder another sandbox sharing the file (even ``/etc/ld.so.cache``) could see;
   ``fcntl(F_NOTIFY)``, ``inotify_init``/``inotify_init1`` and ``fanotify_init``
   (``EPERM``), which would see another bot open a shared file.
+- memory outside the address space a bot's ``memory_limit`` counts (``EPERM``):
+  ``memfd_create``, ``memfd_secret`` and ``shmget`` (System V shared memory, which
+  stays when the bot detaches it).
 
 A system call of another architecture (32-bit calls on x86-64, the x32 ones) kills the
 process. ``program()`` is None on an architecture without its table here; the sandbox
@@ -62,7 +65,8 @@ _TABLES: dict[str, tuple[int, int | None, dict[str, int]]] = {
         "inotify_init1": 26, "fanotify_init": 262, "memfd_create": 279,
         "io_uring_setup": 425, "memfd_secret": 447}),
 }
-_REFUSED = {"flock": errno.ENOLCK, "inotify_init": errno.EPERM,
+_REFUSED = {"flock": errno.ENOLCK, "shmget": errno.EPERM, "memfd_create": errno.EPERM,
+            "memfd_secret": errno.EPERM, "inotify_init": errno.EPERM,
             "inotify_init1": errno.EPERM, "fanotify_init": errno.EPERM,
             "io_uring_setup": errno.ENOSYS}
 

@@ -145,3 +145,36 @@ def test_two_sandboxed_bots_cannot_talk_through_locks_on_a_shared_file(
     for said in (sender, receiver):
         assert "REFUSED inotify: Operation not permitted" in said, said
         assert "LEARNED" not in said, said
+
+
+# --- route 6: memory its limit does not count --------------------------------------------------
+
+@needs_sandbox
+@pytest.mark.parametrize("user", USERS)
+def test_a_sandboxed_bot_holds_no_memory_outside_its_address_space(user: str,
+                                                                   folder: Path) -> None:
+    said = attack(user, folder, [("hoard_memory.py", {"HOARD_MB": "32"})])[0]
+    assert "REFUSED memfd: Operation not permitted" in said, said
+    assert "REFUSED shmget: Operation not permitted" in said, said
+    assert "LEARNED" not in said, said
+
+
+# --- what check says of this machine ---------------------------------------------------------
+
+@needs_sandbox
+def test_check_says_per_protection_whether_it_holds_on_this_machine(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('seed = 5460346262413911927\nmatches = 1\n[[bots]]\nbot = "greedy"\n'
+                    'sandbox = true\n[[bots]]\nbot = "random"\n', encoding="utf-8")
+    for words in (["bots", "check"], ["tournament", "check", str(path)]):
+        done = subprocess.run([sys.executable, "-m", "trash_tui.cli.main", *words],
+                              capture_output=True, text=True, check=False, cwd=ROOT,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert ("sandbox holds: the bot writes only in its /tmp and /dev/shm (tmp_mb MiB "
+                "each); all else it sees is read-only, whoever the runner is") in lines
+        assert any(line.startswith("sandbox holds: no Unix socket, file lock, inotify, "
+                                   "memfd or System V shared memory") for line in lines)
+        assert any(line.startswith("sandbox NOT protected: CPU time and memory of a bot's "
+                                   "processes together") for line in lines)
