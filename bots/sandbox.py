@@ -15,8 +15,15 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   and any ``read_only`` path the tournament lists. The tournament file, the run's folder
   and the history database are covered (an empty file, an empty folder) wherever they
   fall inside that view. ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of
-  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there); ``/dev`` a minimal one; none of
-  these, nor ``/``, is ever bound from the host, whatever the bot's folder.
+  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there), ``/dev/shm`` another; ``/dev`` a
+  minimal one; none of these, nor ``/``, is ever bound from the host, whatever the bot's
+  folder. Everything but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is
+  (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
+- **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
+  could reach a socket file (the network namespace does not cover them), no io_uring, no
+  file lock and no inotify (another sandbox sharing a file would see them), no memfd and
+  no System V shared memory (memory the address-space limit does not count).
+  ``protections()`` says, one line each, what holds on this machine and what does not.
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
@@ -64,6 +71,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots import seccomp
 from trash_tui.text import visible
 
 BWRAP = "bwrap"
@@ -418,7 +426,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     args += _system_binds()
     args += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
+             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
+             "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]
     made: set[str] = set()
     for path in readable:  # the folders above a bound one: made, open to the bot's uid
         for parent in reversed(Path(path).parents[:-1] if len(Path(path).parents) > 1
@@ -433,6 +442,10 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
         if _inside(path, [*readable, "/tmp"]) or path == "/tmp":
             args += (["--tmpfs", path] if os.path.isdir(path)
                      else ["--ro-bind", "/dev/null", path])
+    # read-only everywhere but /tmp and /dev/shm, whoever the runner is (an ordinary
+    # user's sandbox would own the root and the /dev that bwrap makes)
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    args += _seccomp(prepared)
     args += ["--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
@@ -463,6 +476,21 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     prepared.pass_fds = (*prepared.pass_fds, read_end)
     prepared.argv = [BWRAP, "--args", str(read_end), *args[cut:], *command]
     return prepared
+
+
+def _seccomp(prepared: Prepared) -> list[str]:
+    """bwrap's ``--seccomp FD`` with the filter (bots/seccomp.py) in a pipe, or nothing on
+    an architecture the filter does not know."""
+    code = seccomp.program()
+    if code is None:
+        return []
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, code)  # a few hundred bytes: the pipe holds them
+    finally:
+        os.close(write_end)
+    prepared.pass_fds = (*prepared.pass_fds, read_end)
+    return ["--seccomp", str(read_end)]
 
 
 # --- does it work here? ------------------------------------------------------------------------
@@ -516,6 +544,36 @@ def _find_problem() -> str | None:
     return (f"the kernel refuses the sandbox's namespaces ({said}); allow unprivileged user "
             "namespaces (sysctl kernel.unprivileged_userns_clone=1, or "
             "user.max_user_namespaces > 0) or set sandbox = false")
+
+
+def _cgroup_delegated() -> bool:
+    """Whether this machine gives processes a cgroup v2 tree with the cpu and memory
+    controllers they may use (where a bot's processes could be counted together)."""
+    try:
+        with open("/sys/fs/cgroup/cgroup.controllers", encoding="ascii") as handle:
+            controllers = handle.read().split()
+    except OSError:
+        return False
+    return {"cpu", "memory"} <= set(controllers) and os.access("/sys/fs/cgroup", os.W_OK)
+
+
+def protections() -> list[str]:
+    """What the sandbox protects on this machine and what it does not, one line each."""
+    lines = ["holds: the bot writes only in its /tmp and /dev/shm (tmp_mb MiB each); all "
+             "else it sees is read-only, whoever the runner is"]
+    if seccomp.program() is not None:
+        lines.append("holds: no Unix socket, file lock, inotify, memfd or System V shared "
+                     "memory (a seccomp filter): no channel through a shared file")
+    else:
+        lines.append(f"NOT protected: no seccomp filter for {seccomp.machine()}: a socket "
+                     "file may reach a listener outside, bots may talk through file locks, "
+                     "and memfd or shared memory escape memory_limit")
+    cgroup = ("this machine delegates cgroup v2, which the sandbox does not use yet"
+              if _cgroup_delegated() else "no cgroup v2 delegation on this machine")
+    lines.append("NOT protected: CPU time and memory of a bot's processes together (each "
+                 "process has its own limits, so up to `processes` times them; "
+                 f"{cgroup})")
+    return lines
 
 
 def require() -> None:

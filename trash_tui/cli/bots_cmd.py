@@ -14,6 +14,7 @@ from bots.base import BotError
 from bots.external import is_external
 from bots.registry import REGISTRY, find_bot
 from bots.sandbox import problem as sandbox_problem
+from bots.sandbox import protections as sandbox_protections
 from trash_tui.text import clean, visible
 
 
@@ -74,6 +75,8 @@ def check_command(file: str | None) -> None:
         if problem is not None:
             raise click.ClickException(problem)
         click.echo("the sandbox works on this machine (bubblewrap: sandbox = true)")
+        for line in sandbox_protections():
+            click.echo(f"sandbox {line}")
         return
     from trash_tui.cli.tournament_cmd import sandbox_lines
     from trash_tui.tournament.config import load_tournament

@@ -17,6 +17,7 @@ import click
 
 from bots.external import is_external
 from bots.sandbox import problem as sandbox_problem
+from bots.sandbox import protections as sandbox_protections
 from trash_tui.history import HistoryError, default_history_path
 from trash_tui.players.rater import open_history
 from trash_tui.text import clean, is_unsafe, visible
@@ -228,6 +229,8 @@ def sandbox_lines(config: TournamentConfig) -> list[str]:
                 lines.append(f"note: bot {clean(bot.name, 40)} runs in the folder of this "
                              "file (hidden from it), and may read the rest of that folder; "
                              "give each bot a folder of its own (cwd = \"...\")")
+        if problem is None:
+            lines += [f"sandbox {line}" for line in sandbox_protections()]
     if outside:
         lines.append("not sandboxed (they can read this file, its seed and the runner's "
                      "processes): " + ", ".join(clean(name, 40) for name in outside)
