@@ -15,12 +15,21 @@ so does a bot that the sandbox would not let read its own folder or files (a roo
 runner's bot runs as an unprivileged user: ``sandbox.unreadable``).
 
 Keys besides these (and ``seed``) are the bot's parameters, sent in ``hello``. With
-``restart = "never"`` (the default) a process is kept alive across the matches of one
-runner process (a worker) and reused; ``"per-match"`` starts a fresh one each match. A
-process that broke the protocol, or whose answer did not come in time, is killed, never
-reused. A kept process that has used half of its CPU limit is replaced before a match.
-Results never depend on which process a match got: every match starts with ``hello`` and
-a bot must start afresh then (PROTOCOL.md).
+``restart = "never"`` (the default outside the sandbox) a process is kept alive across the
+matches of one runner process (a worker) and reused; ``"per-match"`` starts a fresh one
+each match (or lone deal): a game. A sandboxed bot always gets a fresh process, so a fresh
+sandbox and ``/tmp``, each game (``restart = "never"`` is refused with it): nothing it
+learnt in one game, a duplicate board's deck above all, reaches the next. A process that
+broke the protocol, or whose answer did not come in time, is killed, never reused. A kept
+process that has used half of its CPU limit is replaced before a match. Results never
+depend on which process a match got: every match starts with ``hello`` and a bot must
+start afresh then (PROTOCOL.md).
+
+Every bot process has wall-clock limits: ``move_limit`` seconds to answer one decision
+(default ``DEFAULT_MOVE_LIMIT``) and ``game_limit`` seconds of answers in one game
+(``DEFAULT_GAME_LIMIT``); the runner's ``time_limit`` or chess clock applies when it is
+shorter. Over one, the bot forfeits ("timeout", one line saying which limit, and the bytes
+of a line it left without an end) and its process is killed.
 """
 
 from __future__ import annotations
@@ -142,10 +151,15 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
                                              for k, v in env.items())):
         raise BotError(f"{where}: env must be a table of strings such as {{ DEPTH = \"3\" }}, "
                        f"got {env!r}")
-    restart = table.get("restart", "never")
+    boxed = table.get("sandbox") not in (None, False)
+    restart = table.get("restart", "per-match" if boxed else "never")
     if restart not in RESTARTS:
         raise BotError(f"{where}: restart must be one of " + ", ".join(map(repr, RESTARTS))
                        + f", got {restart!r}")
+    if boxed and restart != "per-match":
+        raise BotError(f"{where}: restart must be \"per-match\" in the sandbox (a fresh "
+                       "process each game: a kept one would remember a duplicate board's "
+                       f"deck), got {restart!r}")
     cpu = table.get("cpu_limit", DEFAULT_CPU_LIMIT)
     if not (_is_number(cpu) and 0 < cpu <= 10**6):
         raise BotError(f"{where}: cpu_limit must be a number of CPU seconds from 1 to "

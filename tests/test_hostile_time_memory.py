@@ -169,3 +169,54 @@ def test_a_wrong_move_limit_is_one_line_with_exit_status_2(folder: Path) -> None
     assert_one_line_error(done, "t.toml:7: bots[1].move_limit: bot slow: move_limit must be a "
                                 "number of seconds from 0.001 to 3600, got 0")
 
+
+# --- memory of a duplicate board -----------------------------------------------------------
+
+def _remember_tournament(folder: Path, sandbox: bool) -> str:
+    """A duplicate tournament of the remembering bot against greedy (two boards, each in
+    both seat rotations, one worker): the bot's log."""
+    (folder / "t.toml").write_text(
+        f"seed = {SEED}\nmatches = 2\nduplicate = true\n\n"
+        f'[[bots]]\nname = "remember"\ncommand = ["{sys.executable}", "remember.py"]\n'
+        f"sandbox = {str(sandbox).lower()}\n\n"
+        '[[bots]]\nbot = "greedy"\n', encoding="utf-8")
+    config = load_tournament(folder / "t.toml")
+    with open_history(folder / "history.db") as history:
+        outcome = run_tournament(config, folder / "out", history=history)
+    assert outcome.status == "finished" and len(outcome.games) == 4
+    assert not any(game["forfeit"] for game in outcome.games)
+    return (folder / "out" / "logs" / "remember.log").read_text(errors="replace")
+
+
+@needs_sandbox
+def test_a_sandboxed_bot_remembers_nothing_of_the_board_it_played_before(
+        folder: Path) -> None:
+    log = _remember_tournament(folder, True)
+    assert "LEARNED" not in log, log
+    assert log.count("REFUSED no memory of an earlier game") == 4
+
+
+def test_without_the_sandbox_a_kept_process_predicts_a_duplicate_boards_deck(
+        folder: Path) -> None:
+    memo = Path("/tmp/remember.json")  # without the sandbox, the host's /tmp
+    memo.unlink(missing_ok=True)
+    try:
+        log = _remember_tournament(folder, False)
+    finally:
+        memo.unlink(missing_ok=True)
+    learned = [line for line in log.splitlines() if line.startswith("LEARNED predicted")]
+    assert len(learned) == 2, log  # the second game of each board
+    counts = [tuple(map(int, line.split()[2:5:2])) for line in learned]
+    right, tried = map(sum, zip(*counts, strict=True))
+    assert right >= 10 and right >= 0.8 * tried, log  # cards known before it drew them
+
+
+@needs_sandbox
+def test_a_sandboxed_bot_kept_across_games_is_refused_in_one_line(folder: Path) -> None:
+    (folder / "t.toml").write_text(
+        f'seed = {SEED}\nmatches = 1\n\n[[bots]]\nname = "remember"\n'
+        f'command = ["{sys.executable}", "remember.py"]\nsandbox = true\nrestart = "never"\n\n'
+        '[[bots]]\nbot = "greedy"\n', encoding="utf-8")
+    done = trash("tournament", "check", str(folder / "t.toml"), cwd=folder)
+    assert_one_line_error(done, "bots[1].restart: bot remember: restart must be "
+                                "\"per-match\" in the sandbox")
