@@ -1,20 +1,23 @@
 """Bots in their own processes: what the protocol costs, on one core.
 
 Pins itself (and so the bots it starts) to one CPU, then plays the same 2-player matches
-(standard rules) three times through the same runner (``bots.runner.play_match``): with two
-external greedy bots (``bots/examples/greedy_bot.py``, kept alive across matches as a
-tournament worker keeps them), the same two in the sandbox (``sandbox = true``,
-bubblewrap), and the in-process ``greedy`` bots. Prints the round trip of one decision to
-an external bot (from the runner encoding the observation to it decoding the answer:
-median and 99th percentile) with and without the sandbox, the speeds in matches per
-second, and the external/in-process ratio with and without the sandbox. The runs play
-identical games (the example plays exactly like greedy).
+(standard rules) through the same runner (``bots.runner.play_match``): with two external
+greedy bots (``bots/examples/greedy_bot.py``, kept alive across matches as a tournament
+worker keeps them), the same two in the sandbox kept across matches (bubblewrap; how a
+sandboxed bot ran before issue 36), the same two in the sandbox with a fresh process each
+match (``sandbox = true`` now: a fresh process, sandbox and /tmp every game), and the
+in-process ``greedy`` bots. Prints the round trip of one decision to an external bot (from
+the runner encoding the observation to it decoding the answer: median and 99th
+percentile), the speeds in matches per second, the external/in-process ratios, the time
+to start a bot process and answer ``hello`` with and without the sandbox, and what a
+fresh sandbox costs per game and per duplicate board (both seat rotations). The runs
+play identical games (the example plays exactly like greedy).
 
     python benchmarks/external.py [--matches N] [--cpu C] [--bot python|awk] [--no-sandbox]
 
 Targets (issues 15 and 25): a median round trip under 150 µs; external at least a third of
-the in-process speed; the sandbox costs at most 20% of that ratio. Other processes on the
-same core make the tail (p99) longer; the three runs are interleaved in rounds so that a
+the in-process speed; the kept sandbox costs at most 20% of that ratio. Other processes on
+the same core make the tail (p99) longer; the runs are interleaved in rounds so that a
 busy moment of the machine falls on all of them alike.
 """
 
@@ -31,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bots import protocol  # noqa: E402
 from bots.external import ExternalBot, close_idle  # noqa: E402
 from bots.registry import make_bot  # noqa: E402
 from bots.runner import play_match  # noqa: E402
@@ -72,6 +76,8 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=None, help="the CPU to pin to")
     parser.add_argument("--bot", choices=sorted(COMMANDS), default="python")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--starts", type=int, default=30,
+                        help="processes started to time a start (and its hello)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="skip the sandboxed run (a machine without bubblewrap)")
     args = parser.parse_args()
@@ -85,7 +91,11 @@ def main() -> None:
         if problem is not None:
             sys.exit(f"benchmarks/external.py: {problem} (or use --no-sandbox)")
         sandboxed = {**spec, "sandbox": True}
-        kinds["sandboxed"] = [Timed(sandboxed, 1), Timed(sandboxed, 2)]
+        kept = [Timed(sandboxed, 1), Timed(sandboxed, 2)]
+        for bot in kept:  # as before issue 36: one sandbox for all of a worker's games
+            bot.restart = "never"
+        kinds["sandboxed, kept"] = kept
+        kinds["sandboxed, fresh"] = [Timed(sandboxed, 1), Timed(sandboxed, 2)]
     kinds["in-process"] = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
     for bots in kinds.values():  # start the processes and warm up
         play(bots, 5, 10**6)
@@ -102,6 +112,9 @@ def main() -> None:
             trips[kind] += Timed.round_trips
     close_idle()
     matches = per_round * args.rounds
+    starts = {"no sandbox": kinds["external"][0].launch}
+    if "sandboxed, fresh" in kinds:
+        starts["sandbox"] = kinds["sandboxed, fresh"][0].launch
     for kind in kinds:
         assert records[kind] == records["in-process"], f"the {kind} bot played differently"
     print(f"one core (CPU {cpu}), {matches} matches of two greedy bots, standard rules, "
@@ -119,11 +132,34 @@ def main() -> None:
         print(f"{kind + ' greedy bots:':<25}{rate[kind]:7.1f} matches/s")
     ratio = rate["external"] / rate["in-process"]
     print(f"external / in-process:   {ratio:7.2f}   (target: >= 0.33)")
-    if "sandboxed" in kinds:
-        boxed = rate["sandboxed"] / rate["in-process"]
-        cost = 100 * (1 - boxed / ratio)
-        print(f"sandboxed / in-process:  {boxed:7.2f}   the sandbox costs {cost:.1f}% of the "
-              "ratio (target: <= 20%)")
+    if "sandboxed, kept" in kinds:
+        before = rate["sandboxed, kept"] / rate["in-process"]
+        after = rate["sandboxed, fresh"] / rate["in-process"]
+        print(f"sandboxed / in-process:  {before:7.2f} before (kept: the sandbox costs "
+              f"{100 * (1 - before / ratio):.1f}% of the ratio, target: <= 20%), "
+              f"{after:7.2f} after (a fresh sandbox each game: "
+              f"{100 * (1 - after / ratio):.1f}%)")
+        per_game = (seconds["sandboxed, fresh"] - seconds["sandboxed, kept"]) / matches
+        print(f"a fresh sandbox each game costs {per_game * 1e3:.1f} ms a game (both bots), "
+              f"{2 * per_game * 1e3:.1f} ms a duplicate board of 2 games")
+    for label, launch in starts.items():
+        times = start_times(launch, args.starts)
+        print(f"start a bot process and answer hello ({label}): median "
+              f"{statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms")
+
+
+def start_times(launch, count: int) -> list[float]:  # type: ignore[no-untyped-def]
+    """Seconds to start the bot's process (its sandbox too) and read its hello answer."""
+    times = []
+    hello = protocol.hello(Rules(), 0, 2, {}, 1)
+    for _ in range(count):
+        started = time.perf_counter()
+        process = launch.start()
+        process.send(hello, 10.0)
+        protocol.read_hello(process.read_line(10.0))
+        times.append(time.perf_counter() - started)
+        process.quit()
+    return times
 
 
 if __name__ == "__main__":

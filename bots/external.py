@@ -15,12 +15,21 @@ so does a bot that the sandbox would not let read its own folder or files (a roo
 runner's bot runs as an unprivileged user: ``sandbox.unreadable``).
 
 Keys besides these (and ``seed``) are the bot's parameters, sent in ``hello``. With
-``restart = "never"`` (the default) a process is kept alive across the matches of one
-runner process (a worker) and reused; ``"per-match"`` starts a fresh one each match. A
-process that broke the protocol, or whose answer did not come in time, is killed, never
-reused. A kept process that has used half of its CPU limit is replaced before a match.
-Results never depend on which process a match got: every match starts with ``hello`` and
-a bot must start afresh then (PROTOCOL.md).
+``restart = "never"`` (the default outside the sandbox) a process is kept alive across the
+matches of one runner process (a worker) and reused; ``"per-match"`` starts a fresh one
+each match (or lone deal): a game. A sandboxed bot always gets a fresh process, so a fresh
+sandbox and ``/tmp``, each game (``restart = "never"`` is refused with it): nothing it
+learnt in one game, a duplicate board's deck above all, reaches the next. A process that
+broke the protocol, or whose answer did not come in time, is killed, never reused. A kept
+process that has used half of its CPU limit is replaced before a match. Results never
+depend on which process a match got: every match starts with ``hello`` and a bot must
+start afresh then (PROTOCOL.md).
+
+Every bot process has wall-clock limits: ``move_limit`` seconds to answer one decision
+(default ``DEFAULT_MOVE_LIMIT``) and ``game_limit`` seconds of answers in one game
+(``DEFAULT_GAME_LIMIT``); the runner's ``time_limit`` or chess clock applies when it is
+shorter. Over one, the bot forfeits ("timeout", one line saying which limit, and the bytes
+of a line it left without an end) and its process is killed.
 """
 
 from __future__ import annotations
@@ -47,7 +56,7 @@ from bots.process import (
     bot_environment,
     kill_all,
 )
-from bots.protocol import BotProtocolError
+from bots.protocol import TIMEOUT, BotProtocolError, BotSilent
 from bots.sandbox import Sandbox, read_sandbox, unreadable
 from bots.sandbox import problem as sandbox_problem
 from trash_tui.engine.observation import Observation
@@ -55,8 +64,12 @@ from trash_tui.engine.rng import Rng, derive_seed
 from trash_tui.rules import Rules
 
 EXTERNAL_KEYS = ("command", "cwd", "env", "isolate", "restart", "cpu_limit", "memory_limit",
-                 "sandbox")
+                 "sandbox", "move_limit", "game_limit")
 RESTARTS = ("never", "per-match")
+DEFAULT_MOVE_LIMIT = 10.0  # wall-clock seconds a bot process has to answer one decision
+DEFAULT_GAME_LIMIT = 600.0  # wall-clock seconds of its answers in one game (match or deal)
+MOVE_LIMITS = (0.001, 3600.0)
+GAME_LIMITS = (0.001, 86400.0)
 HELLO_TIMEOUT = 10.0  # seconds a bot has to start and answer hello
 NOTE_TIMEOUT = 5.0  # seconds to take a message or to answer match_end
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # where the bots package lives
@@ -82,6 +95,8 @@ class Launch:
     limits: Limits = field(default_factory=Limits)
     sandbox: Sandbox | None = None
     python: bool = False  # an isolated Python bot (the sandbox lets it read its interpreter)
+    move_limit: float = DEFAULT_MOVE_LIMIT  # wall-clock seconds to answer one decision
+    game_limit: float = DEFAULT_GAME_LIMIT  # wall-clock seconds of answers in one game
 
     def start(self) -> BotProcess:
         return BotProcess(self.command, self.cwd, bot_environment(dict(self.env)), self.limits,
@@ -136,10 +151,15 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
                                              for k, v in env.items())):
         raise BotError(f"{where}: env must be a table of strings such as {{ DEPTH = \"3\" }}, "
                        f"got {env!r}")
-    restart = table.get("restart", "never")
+    boxed = table.get("sandbox") not in (None, False)
+    restart = table.get("restart", "per-match" if boxed else "never")
     if restart not in RESTARTS:
         raise BotError(f"{where}: restart must be one of " + ", ".join(map(repr, RESTARTS))
                        + f", got {restart!r}")
+    if boxed and restart != "per-match":
+        raise BotError(f"{where}: restart must be \"per-match\" in the sandbox (a fresh "
+                       "process each game: a kept one would remember a duplicate board's "
+                       f"deck), got {restart!r}")
     cpu = table.get("cpu_limit", DEFAULT_CPU_LIMIT)
     if not (_is_number(cpu) and 0 < cpu <= 10**6):
         raise BotError(f"{where}: cpu_limit must be a number of CPU seconds from 1 to "
@@ -149,6 +169,14 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
             and 16 <= memory <= 1 << 20):
         raise BotError(f"{where}: memory_limit must be an integer of MiB from 16 to 1048576, "
                        f"got {memory!r}")
+    limits = {}
+    for key, default, (low, high) in (("move_limit", DEFAULT_MOVE_LIMIT, MOVE_LIMITS),
+                                      ("game_limit", DEFAULT_GAME_LIMIT, GAME_LIMITS)):
+        value = table.get(key, default)
+        if not (_is_number(value) and low <= value <= high):
+            raise BotError(f"{where}: {key} must be a number of seconds from {low:g} to "
+                           f"{high:g}, got {value!r}")
+        limits[key] = float(value)
     try:
         sandbox = read_sandbox(table.get("sandbox"), where)
     except ValueError as exc:
@@ -172,7 +200,8 @@ def read_external_spec(table: Mapping[str, Any]) -> tuple[str, Launch, str, dict
                               (*sandbox.read_only, folder), sandbox.hidden)
     files = sandbox.files if sandbox is not None else Limits.files
     launch = Launch(tuple(argv), str(cwd), tuple(sorted({**extra_env, **env}.items())),
-                    Limits(float(cpu), memory, files), sandbox, command is None)
+                    Limits(float(cpu), memory, files), sandbox, command is None,
+                    **limits)
     if sandbox is not None:
         trouble = unreadable(launch.command, launch.cwd, dict(launch.env), sandbox,
                              launch.python)
@@ -262,6 +291,7 @@ class ExternalBot(Bot):
         self.stderr_tail = b""
         self.clock: tuple[float | None, float | None, float | None] = (None, None, None)
         self.budget: float | None = None
+        self.spent = 0.0  # wall-clock seconds of its answers in this game
 
     def describe(self) -> str:
         kind = "isolated" if self.isolated else "command"
@@ -295,6 +325,7 @@ class ExternalBot(Bot):
             self.process = process
         process.log = self.log
         self.pending.clear()
+        self.spent = 0.0
         process.send(protocol.hello(rules, seat, players, self.params, self.seed),
                      HELLO_TIMEOUT)
         self.remote = protocol.read_hello(process.read_line(HELLO_TIMEOUT))
@@ -318,18 +349,48 @@ class ExternalBot(Bot):
                                             observation.rules))
         self.pending.append(protocol.deal_start(observation))
 
+    def _own_limit(self) -> tuple[float, str]:
+        """The wall-clock seconds this decision may take by the bot's own limits, and
+        which limit that is (the move limit, or what is left of the game's)."""
+        move, left = self.launch.move_limit, self.launch.game_limit - self.spent
+        if left < move:
+            return max(0.0, left), (f"its game limit ran out: "
+                                    f"{self.launch.game_limit:g} s of answers in one game, "
+                                    f"game_limit = {self.launch.game_limit:g}")
+        return move, f"its move limit, move_limit = {move:g}"
+
     def choose(self, observation: Observation, legal: Sequence[int]) -> int:
+        own, which = self._own_limit()
+        budget = self.budget
+        mine = budget is None or own < budget  # the bot's own limit comes first
+        wait = own if mine or budget is None else budget
+        started = time.monotonic()
         try:  # _guard without its lambda: this runs for every decision
             process = self._process()
             message = protocol.decide(observation, legal, *self.clock)
             if self.pending:
                 message = b"".join(self.pending) + message
                 self.pending.clear()
-            process.send(message, self.budget)
-            return protocol.read_action(process.read_line(self.budget))
+            if wait <= 0:
+                raise BotSilent(0.0)
+            process.send(message, wait)
+            return protocol.read_action(process.read_line(
+                max(0.001, wait - (time.monotonic() - started))))
+        except BotSilent as silent:
+            if not mine:  # the runner's time limit or clock: it words the forfeit
+                self._discard()
+                raise
+            partial = len(self.process.buffer) if self.process is not None else 0
+            self._discard()
+            detail = f"no answer within {wait:g} s ({which})"
+            if partial:
+                detail += f"; it wrote {partial} bytes with no end of line"
+            raise BotProtocolError(TIMEOUT, detail) from silent
         except BotProtocolError:
             self._discard()
             raise
+        finally:
+            self.spent += time.monotonic() - started
 
     def end_deal(self, observation: Observation) -> None:
         self.pending.append(protocol.deal_end(observation))

@@ -357,7 +357,7 @@ class BotProcess:
             status = self.popen.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             self.kill()
-            detail = "closed its pipes"
+            detail = "closed its output while still running"
         else:
             self.kill()
             if self.sandbox is not None and status > 128:  # bwrap: 128 + the bot's signal

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from bots.external import is_external
+from bots.external import DEFAULT_GAME_LIMIT, DEFAULT_MOVE_LIMIT, is_external
 from bots.sandbox import problem as sandbox_problem
 from bots.sandbox import protections as sandbox_protections
 from trash_tui.history import HistoryError, default_history_path
@@ -206,8 +206,29 @@ def describe(config: TournamentConfig) -> str:
     ]
     if config.time_limit is not None:
         lines.append(f"time limit: {config.time_limit:g} s per decision")
+    lines += limit_lines(config)
     lines += sandbox_lines(config)
     return "\n".join(lines)
+
+
+def limit_lines(config: TournamentConfig) -> list[str]:
+    """The wall-clock limits of each bot process: its move and game limits (its own
+    ``move_limit`` and ``game_limit``, or the defaults), with ``time_limit`` if shorter."""
+    lines = []
+    for bot in config.bots:
+        if not is_external(bot.spec):
+            continue
+        move = float(bot.spec.get("move_limit", DEFAULT_MOVE_LIMIT))
+        game = float(bot.spec.get("game_limit", DEFAULT_GAME_LIMIT))
+        said = "move_limit" if "move_limit" in bot.spec else "default"
+        if config.time_limit is not None and config.time_limit < move:
+            move, said = config.time_limit, "time_limit"
+        game_said = "game_limit" if "game_limit" in bot.spec else "default"
+        lines.append(f"limits of bot {clean(bot.name, 40)}: {move:g} s a move ({said}), "
+                     f"{game:g} s of answers a game ({game_said}), wall clock; then it "
+                     "forfeits" + ("; with its sandbox, a fresh process each game"
+                                   if bot.spec.get("sandbox") else ""))
+    return lines
 
 
 def sandbox_lines(config: TournamentConfig) -> list[str]:
