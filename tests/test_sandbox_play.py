@@ -22,7 +22,11 @@ from bots.runner import play_match
 from bots.sandbox import Sandbox, problem, sandbox_command
 from trash_tui.engine.record import match_record
 from trash_tui.rules import Rules
-from trash_tui.tournament.config import TournamentError, load_tournament
+from trash_tui.tournament.config import (
+    TournamentError,
+    config_fingerprint,
+    load_tournament,
+)
 from trash_tui.tournament.runner import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,11 +93,19 @@ bot = "greedy"
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_tournament_gives_the_same_results_in_the_sandbox(tmp_path: Path,
                                                             workers: int) -> None:
+    """With the same secret: a run with sandboxed bots draws one (tests/
+    test_tournament_secret.py), here both runs are given the same in their run.json."""
     games = {}
+    secret = "0123456789abcdef" * 2
     for sandbox in (False, True):
         config = load_tournament(_tournament(tmp_path / f"s{sandbox}", sandbox))
         assert config.sandboxed == (("py", "iso") if sandbox else ())
-        outcome = run_tournament(config, tmp_path / f"s{sandbox}" / "out", workers=workers)
+        out = tmp_path / f"s{sandbox}" / "out"
+        out.mkdir()
+        (out / "run.json").write_text(json.dumps({
+            "fingerprint": config_fingerprint(config), "seating": "balanced",
+            "secret": secret}), encoding="utf-8")
+        outcome = run_tournament(config, out, workers=workers)
         assert outcome.status == "finished"
         games[sandbox] = [(g["seats"], g["places"], g["turns"], g["forfeit"])
                           for g in outcome.games]
@@ -182,7 +194,8 @@ def test_check_says_which_bots_are_sandboxed_and_that_the_sandbox_works(
     assert "sandboxed: py, iso (the sandbox works on this machine)" in done.stdout
     assert "not sandboxed (they can read this file, its seed and the runner's processes): " \
         "open" in done.stdout
-    assert "warning: seed = 7 is small enough to be found" in done.stdout
+    assert "warning: seed" not in done.stdout  # the run's secret makes any seed safe
+    assert "deals: from the seed and a secret drawn when a run starts" in done.stdout
     assert "note: bot py runs in the folder of this file (hidden from it)" in done.stdout
 
 

@@ -24,7 +24,12 @@ from trash_tui.text import clean, is_unsafe, visible
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
 from trash_tui.tournament.results import format_results
 from trash_tui.tournament.runner import Kept, RunError, run_tournament
-from trash_tui.tournament.schedule import games_per_board, pairing_count, total_games
+from trash_tui.tournament.schedule import (
+    games_per_board,
+    pairing_count,
+    seating_lines,
+    total_games,
+)
 from trash_tui.tournament.session import record_outcome, runs_folder
 
 
@@ -207,6 +212,7 @@ def describe(config: TournamentConfig) -> str:
     if config.time_limit is not None:
         lines.append(f"time limit: {config.time_limit:g} s per decision")
     lines += limit_lines(config)
+    lines += seating_lines(config)
     lines += sandbox_lines(config)
     return "\n".join(lines)
 
@@ -256,10 +262,10 @@ def sandbox_lines(config: TournamentConfig) -> list[str]:
         lines.append("not sandboxed (they can read this file, its seed and the runner's "
                      "processes): " + ", ".join(clean(name, 40) for name in outside)
                      + f"; sandbox = true runs them in bubblewrap (the sandbox {works})")
-    if config.weak_seed:
-        lines.append(f"warning: seed = {config.seed} is small enough to be found by trying "
-                     "every seed against the cards a bot sees; give sandboxed bots a random "
-                     "63-bit seed (python3 -c 'import secrets; print(secrets.randbits(63))')")
+    if sandboxed:
+        lines.append("deals: from the seed and a secret drawn when a run starts (kept in the "
+                     "run's folder and the history database, out of every sandbox): no bot "
+                     "can find them from its hello seed, whatever the seed")
     return lines
 
 

@@ -73,6 +73,20 @@ class TournamentRuns:
                 (fingerprint, out_dir)).fetchone()
         return int(row[0])
 
+    def run_details(self, fingerprint: str, out_dir: str) -> dict[str, Any] | None:
+        """What ``open_run`` kept of the run of this configuration into this folder (its
+        ``config``), or None if there is no such run."""
+        row = self.db.execute(
+            "SELECT config FROM tournament_runs WHERE fingerprint = ? AND out_dir = ?",
+            (fingerprint, out_dir)).fetchone()
+        if row is None:
+            return None
+        try:
+            details = json.loads(row[0])
+        except ValueError:
+            return {}
+        return details if isinstance(details, dict) else {}
+
     def add_games(self, run_id: int, games: Iterable[tuple[int, dict[str, Any]]]) -> None:
         """Store finished games (index, result); a game already stored is left as it is."""
         rows = [(run_id, index, json.dumps(result)) for index, result in games]

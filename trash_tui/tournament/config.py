@@ -96,7 +96,6 @@ UNITS = ("matches", "deals")
 STOP_RULES = ("fixed", "sprt")
 STOP_KEYS = ("rule", "elo0", "elo1", "alpha", "beta")
 SANDBOX_KEYS = ("enabled", "processes", "files", "tmp_mb", "read_only")
-WEAK_SEED = 2**32  # a tournament seed below this can be found by trying them all
 FINGERPRINT_VERSION = 1
 
 SEED_RANGE = (-(2**63), 2**63 - 1)  # a 64-bit integer, as TOML defines integers
@@ -149,6 +148,8 @@ class TournamentConfig:
     board is played in every cyclic seat rotation (``players`` games per board).
     ``gauntlet`` is the name of the bot facing the rest (``None`` for a round-robin).
     ``game`` is "trash" or "help-your-neighbor" (whose ``rules`` are unused defaults).
+    ``secret`` and ``seating`` belong to a run, not to the file (``runner.py``): a loaded
+    file has no secret and the balanced seat orders.
     """
 
     path: Path
@@ -166,17 +167,15 @@ class TournamentConfig:
     stop: StopRule = field(default_factory=StopRule)
     game: str = TRASH
     time_control: TimeControl | None = None  # a chess clock per seat: "60+0.5"
+    # Not from the file, and not in the fingerprint: what the runner keeps with a run (its
+    # run.json and the history database) and sets here for the games it plays.
+    secret: str | None = field(default=None, repr=False)  # drawn at a run's start, if any
+    seating: str = "balanced"  # the seat orders (schedule.SEATINGS; "cyclic": older runs)
 
     @property
     def sandboxed(self) -> tuple[str, ...]:
         """The labels of the bots that run in the sandbox."""
         return tuple(bot.name for bot in self.bots if bot.spec.get("sandbox"))
-
-    @property
-    def weak_seed(self) -> bool:
-        """Whether sandboxed bots play with a seed small enough to be found by trying every
-        seed against the cards a bot sees (``WEAK_SEED``)."""
-        return bool(self.sandboxed) and abs(self.seed) < WEAK_SEED
 
     @property
     def bot_names(self) -> tuple[str, ...]:

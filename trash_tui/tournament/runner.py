@@ -26,10 +26,21 @@ database, and the new run's identity is the fingerprint with a fresh-run salt
 the database. Running again without ``fresh`` continues the newest run of the folder: the
 one its ``run.json`` names, or, once the folder is gone, the newest of the database.
 What a continued run took from where is in ``Kept`` (``started_hook`` is told).
+
+A run also keeps, in ``run.json`` and in its config in the database, what its games are
+played with besides the file: its ``seating`` (the schedule's seat orders; a run started
+before they existed has none and keeps the old cyclic one) and, for a tournament with a
+sandboxed bot, its ``secret`` (128 random bits from ``secrets``, drawn when the run
+starts, a ``--fresh`` one included): every deal comes from the file's seed and the secret
+(``schedule.board_seed``), so nothing a bot sees leads to a deal, whatever the seed. Both
+are read back when a run continues (from the folder, else from the database), so a
+resumed run plays the games it would have played; records carry their decks, so replays
+need neither. The runner's folder and the database are out of every sandbox's view.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -59,7 +70,7 @@ from trash_tui.text import visible
 from trash_tui.tournament.config import TournamentConfig, config_fingerprint
 from trash_tui.tournament.play import play_batch
 from trash_tui.tournament.ratings import sprt_decision, sprt_llr
-from trash_tui.tournament.schedule import Game, schedule, total_games
+from trash_tui.tournament.schedule import SEATINGS, Game, schedule, total_games
 
 #: How every record written by ``trash_tui.engine.record`` and ``neighbor.record`` starts
 #: (``json.dumps`` keeps the key order): where a record glued onto a cut line begins.
@@ -147,9 +158,12 @@ class OutputFolder:
     with records, ``records.jsonl`` (one record a line, one per finished game)."""
 
     def __init__(self, path: Path, config: TournamentConfig, fingerprint: str,
-                 salt: str | None = None) -> None:
+                 salt: str | None = None, state: dict[str, Any] | None = None) -> None:
         self.path = path
         self.salt = salt  # the fresh-run salt of the run this folder holds (None: none)
+        state = new_run_state(config) if state is None else state  # for a new run.json
+        self.secret: str | None = state.get("secret")  # the run's secret (None: none)
+        self.seating: str = state.get("seating", "cyclic")
         self.games_file = path / "games.jsonl"
         self.records_file = path / "records.jsonl"
         self.shape = (config.players, len(config.bots), total_games(config))
@@ -172,15 +186,23 @@ class OutputFolder:
                                "--out")
             fresh = known.get("fresh")
             self.salt = fresh if isinstance(fresh, str) and fresh.isalnum() else None
+            self.secret, self.seating = read_run_state(known, marker)
         else:
-            marker_data = {"name": config.name, "fingerprint": fingerprint,
-                           "config": str(config.path)}
+            marker_data: dict[str, Any] = {"name": config.name, "fingerprint": fingerprint,
+                                           "config": str(config.path)}
             if salt is not None:
                 marker_data["fresh"] = salt
+            marker_data["seating"] = self.seating
+            if self.secret is not None:
+                marker_data["secret"] = self.secret
             try:
                 marker.write_text(json.dumps(marker_data, indent=2) + "\n", encoding="utf-8")
             except OSError as exc:
                 raise cannot_write(marker, exc) from None
+
+    def run_config(self, config: TournamentConfig) -> TournamentConfig:
+        """``config`` with this run's secret and seat orders, as its games are played."""
+        return dataclasses.replace(config, secret=self.secret, seating=self.seating)
 
     def load(self) -> dict[int, dict[str, Any]]:
         """Finished games by index. A line cut short by a crash is dropped, and so is a
@@ -289,6 +311,30 @@ class OutputFolder:
                 os.fsync(handle.fileno())
         except OSError as exc:  # a full disk, a folder made read-only: the run stops here
             raise cannot_write(path, exc) from None
+
+
+def new_run_state(config: TournamentConfig) -> dict[str, Any]:
+    """What a new run keeps besides the file: the balanced seat orders and, when a bot of
+    the file is sandboxed, a secret of 128 random bits the deals are derived with."""
+    state: dict[str, Any] = {"seating": "balanced"}
+    if config.sandboxed:
+        state["secret"] = secrets.token_hex(16)
+    return state
+
+
+def read_run_state(known: dict[str, Any], where: Path | str) -> tuple[str | None, str]:
+    """(secret, seating) of a run as its ``run.json`` (or its database entry) keeps them;
+    a run from before they existed has no secret and the cyclic seating. A damaged one is
+    a ``RunError``: playing on with other deals or seats would not be the same run."""
+    secret, seating = known.get("secret"), known.get("seating", "cyclic")
+    if secret is not None and not (isinstance(secret, str) and len(secret) == 32
+                                   and all(c in "0123456789abcdef" for c in secret)):
+        raise RunError(f"{visible(where)}: its secret is damaged, so its games cannot be "
+                       "continued; --fresh starts a new run")
+    if seating not in SEATINGS:
+        raise RunError(f"{visible(where)}: unknown seating {visible(seating, 40)} (one of "
+                       f"{', '.join(SEATINGS)}); --fresh starts a new run")
+    return secret, seating
 
 
 def cannot_write(path: Path, exc: OSError) -> RunError:
@@ -528,12 +574,18 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
     fingerprint = config_fingerprint(config)
     moved = move_aside(out_dir) if fresh else None
     where = out_dir.resolve().as_posix()
-    salt = None
+    salt = state = None
     if fresh:
         salt = secrets.token_hex(8)
     elif history is not None and not (out_dir / "run.json").exists():
         salt = _newest_salt(history, fingerprint, where)
-    folder = OutputFolder(out_dir, config, fingerprint, salt)
+        identity = fingerprint if salt is None else fingerprint + FRESH + salt
+        known = history.tournaments.run_details(identity, where)
+        if known is not None:  # the folder is gone: the run goes on as the database says
+            secret, seating = read_run_state(known, f"run {identity[:12]} of the database")
+            state = {"seating": seating} | ({"secret": secret} if secret else {})
+    folder = OutputFolder(out_dir, config, fingerprint, salt, state)
+    config = folder.run_config(config)
     planned = total_games(config)
     games = folder.load()
     kept = Kept(from_folder=sum(1 for i in games if 0 <= i < planned), fresh=fresh,
@@ -544,6 +596,9 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         details = {"path": str(config.path), "name": config.name}
         if folder.salt is not None:
             details.update(fresh=folder.salt, fingerprint=fingerprint)
+        details["seating"] = folder.seating
+        if folder.secret is not None:
+            details["secret"] = folder.secret
         run_id = history.tournaments.open_run(config.name, identity, where, details)
         stored = {index: game for index, game in history.tournaments.game_results(run_id).items()
                   if is_game(game, *folder.shape) and game["index"] == index}
