@@ -132,7 +132,8 @@ def test_the_runners_proc_is_out_of_a_sandboxed_bots_reach(
         assert f"LEARNED {what} of {runner}" not in log
     # its parent is the sandbox's first process (bwrap, started with PATH alone, its
     # options read from a pipe): an ordinary user's bot may read it, and learns nothing
-    assert "LEARNED cmdline of 1: b'bwrap\\x00--args\\x00" in log
+    # (its log shows the line as written, each backslash doubled)
+    assert "LEARNED cmdline of 1: b'bwrap\\\\x00--args\\\\x00" in log
     assert secret not in log and str(SEED) not in log and str(folder) not in log
     assert is_dumpable() is False  # the runner that started a bot is not dumpable
 

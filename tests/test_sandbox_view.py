@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from test_cli import trash
 
+from bots.process import LOG_LIMIT, BotLog, BotProcess, Limits, bot_environment
+from bots.protocol import BotProtocolError
 from bots.sandbox import problem
 from trash_tui.tournament.config import load_tournament
 from trash_tui.tournament.runner import run_tournament
@@ -163,3 +165,37 @@ def test_check_says_what_each_sandboxed_bot_reads(tmp_path: Path) -> None:
     assert str(entrant / "through_link.py") in reads["bot beside"]
     for line in reads.values():
         assert not re.search(re.escape(str(folder)) + r"(,|$| )", line), line
+
+
+# --- the bot's log ------------------------------------------------------------------------------
+
+def test_a_bot_cannot_forge_the_runners_lines_in_its_log(tmp_path: Path) -> None:
+    folder = tmp_path / "round"
+    _entrant(folder / "bot", "forge_log.py")
+    path = _tournament(folder, _command("forge_log.py", "bot"))
+    logs = _run(path, tmp_path / "out")
+    assert "FORGED" in logs  # what the bot wrote is there, shown for what it is
+    assert "\x1b" not in logs and "\x07" not in logs and "\r" not in logs
+    for line in logs.splitlines():
+        assert not line.startswith("=== "), line  # no forfeit was written by the runner
+
+
+def test_a_flood_without_newlines_stays_bounded_and_marked(tmp_path: Path) -> None:
+    """A bot that writes megabytes on one line, then a forged runner's line: its log stays
+    within its bound, every line of it marked as the bot's."""
+    script = ("import sys; sys.stderr.write('x' * (3 << 20) + '\\r=== forged\\n'); "
+              "sys.stderr.flush(); sys.stdin.read()")
+    log = BotLog(tmp_path / "flood.log")
+    process = BotProcess([sys.executable, "-c", script], tmp_path, bot_environment({}),
+                         Limits())
+    process.log = log
+    try:
+        with pytest.raises(BotProtocolError):
+            process.read_line(2)  # it never answers; its stderr is read meanwhile
+    finally:
+        process.kill()
+    text = (tmp_path / "flood.log").read_text(encoding="utf-8")
+    assert len(text) <= LOG_LIMIT + 100
+    lines = text.splitlines()
+    assert lines[-1] == "[log full: the rest of this bot's output is dropped]"
+    assert all(line.startswith("| ") for line in lines[:-1] if line)
