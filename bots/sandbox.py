@@ -324,7 +324,7 @@ def view(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sand
     bound = _minimal(bound)
     links = [(name, path) for name, path in named
              if name != path and _inside(path, bound) and not _inside(name, bound)
-             and not _under_system(name) and not _inside(name, ["/tmp", "/proc", "/dev"])]
+             and not _under_system(name) and not _inside(name, ["/proc", "/dev"])]
     return View(tuple(bound), tuple(dict.fromkeys(narrowed)), tuple(dict.fromkeys(links)))
 
 

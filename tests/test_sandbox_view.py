@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from test_cli import trash
 
+from bots.external import external_bot
 from bots.process import LOG_LIMIT, BotLog, BotProcess, Limits, bot_environment
 from bots.protocol import BotProtocolError
 from bots.sandbox import problem
@@ -145,6 +146,25 @@ def test_an_earlier_runs_records_are_out_of_sight(tmp_path: Path) -> None:
     assert (folder / "out.old-1" / "records.jsonl").exists()
     assert "LEARNED" not in logs, logs
     assert '"deck' not in logs
+
+
+def test_a_program_named_through_a_link_runs_by_that_name(tmp_path: Path) -> None:
+    """The program's folder is bound where the link leads; the name the command gives it
+    is made again as a link inside the sandbox."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "real").mkdir(mode=0o755)
+    (tmp_path / "own").mkdir(mode=0o755)
+    program = tmp_path / "real" / "prog"
+    program.write_text('#!/bin/sh\necho "ran as $0" >&2\nexit 3\n', encoding="utf-8")
+    program.chmod(0o755)
+    (tmp_path / "link").symlink_to("real")
+    bot = external_bot({"name": "x", "command": [str(tmp_path / "link" / "prog")],
+                        "cwd": str(tmp_path / "own"), "sandbox": True}, 1)
+    process = bot.launch.start()
+    with pytest.raises(BotProtocolError) as failed:
+        process.read_line(10)
+    assert "exited with status 3" in failed.value.detail
+    assert f"ran as {tmp_path / 'link' / 'prog'}" in failed.value.detail
 
 
 # --- what check says a bot reads ----------------------------------------------------------------
