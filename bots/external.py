@@ -429,6 +429,7 @@ class ExternalBot(Bot):
         self.stderr_tail = bytes(process.stderr_tail)
         if self.restart == "never" and process.alive:
             process.drain_stderr()
+            process.flush_stderr()
             process.log = None
             _keep(self.launch, process)
         else:

@@ -13,9 +13,10 @@ no descriptors but its pipes, spoken to with deadlines, killed with its whole gr
   a private /tmp and a process limit. The bot's process is then bwrap's: killing it ends
   the whole sandbox, whatever the bot started.
 - **Descriptors**: standard input and output are the protocol's pipes; standard error is
-  a third pipe the runner reads into the bot's log (``BotLog``, bounded) and a tail kept in
-  memory. Everything else is closed (``close_fds``). The environment is a few harmless
-  variables (PATH, HOME, LANG, ...) plus what the bot's spec sets.
+  a third pipe the runner reads into the bot's log (``BotLog``, bounded; each line marked
+  as the bot's, its escape sequences escaped) and a tail kept in memory. Everything else
+  is closed (``close_fds``). The environment is a few harmless variables (PATH, HOME,
+  LANG, ...) plus what the bot's spec sets.
 - **The runner** turns ``PR_SET_DUMPABLE`` off before its first bot starts
   (``sandbox.protect_runner``): no process of the same user reads its memory or environ.
 - **No orphans, no zombies**: rather than ``PR_SET_PDEATHSIG`` (Linux only, fired when the
@@ -59,6 +60,8 @@ DEFAULT_FILE_LIMIT = 256  # open files
 QUIT_GRACE = 0.5  # seconds a bot has to exit by itself after quit
 STDERR_TAIL = 4096  # bytes of standard error kept in memory
 LOG_LIMIT = 1 << 20  # bytes a bot's log file may grow to
+RUNNER_LINE = "=== "  # how the runner's own lines in a bot's log start
+BOT_LINE = "| "  # how each line of the bot's standard error in its log starts
 _READ = select.POLLIN | select.POLLHUP | select.POLLERR
 
 
@@ -136,7 +139,11 @@ def _forget_inherited() -> None:
 
 class BotLog:
     """A bot's log file: its standard error and the runner's notes, up to ``limit`` bytes
-    (then one line says the rest was dropped). Several processes may append to one file."""
+    (then one line says the rest was dropped). Several processes may append to one file.
+
+    The runner's own lines start with ``=== ``; every line of the bot's is written after
+    ``| ``, its control characters and escape sequences escaped (``visible``: ``\\x1b``,
+    ``\\r``), so no line of a bot looks like the runner's or acts on a terminal."""
 
     def __init__(self, path: Path, limit: int = LOG_LIMIT) -> None:
         self.path = path
@@ -144,6 +151,20 @@ class BotLog:
         self.full = False
 
     def write(self, data: bytes) -> None:
+        """Lines of the bot's standard error (a last line without its newline is ended)."""
+        if self.full or not data:
+            return
+        lines = data.decode("utf-8", "replace").split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        self._append("".join(f"{BOT_LINE}{visible(line)}\n" for line in lines)
+                     .encode("utf-8"))
+
+    def note(self, text: str) -> None:
+        """A line of the runner's own (a forfeit, a restart) in the log."""
+        self._append(f"{RUNNER_LINE}{text}\n".encode("utf-8", "replace"))
+
+    def _append(self, data: bytes) -> None:
         if self.full or not data:
             return
         try:
@@ -157,10 +178,6 @@ class BotLog:
                 handle.write(data)
         except OSError:
             self.full = True
-
-    def note(self, text: str) -> None:
-        """A line of the runner's own (a forfeit, a restart) in the log."""
-        self.write(f"=== {text}\n".encode("utf-8", "replace"))
 
 
 # --- the process --------------------------------------------------------------------------
@@ -197,6 +214,7 @@ class BotProcess:
         self.sandbox = sandbox
         self.log: BotLog | None = None
         self.stderr_tail = bytearray()
+        self.stderr_line = bytearray()  # the start of a line for the log, not yet ended
         self.buffer = bytearray()
         self.killed = False
         protect_runner()
@@ -338,11 +356,25 @@ class BotProcess:
             if not data:
                 self.poller.unregister(self.stderr)
                 self.stderr = None
+                self.flush_stderr()
                 return
             self.stderr_tail += data
             del self.stderr_tail[:-STDERR_TAIL]
-            if self.log is not None:
-                self.log.write(data)
+            if self.log is not None and not self.log.full:  # whole lines, each marked
+                line = self.stderr_line
+                line += data
+                end = line.rfind(b"\n")
+                if end >= 0:
+                    self.log.write(bytes(line[:end + 1]))
+                    del line[:end + 1]
+                if len(line) > STDERR_TAIL:  # a line too long to wait for: cut
+                    self.flush_stderr()
+
+    def flush_stderr(self) -> None:
+        """The bot's last line of standard error without its newline, into its log."""
+        if self.stderr_line and self.log is not None:
+            self.log.write(bytes(self.stderr_line))
+        self.stderr_line.clear()
 
     def last_stderr_line(self) -> str:
         """The last line the bot wrote to standard error (printable, at most 160 chars)."""
@@ -400,6 +432,7 @@ class BotProcess:
             self.popen.wait()
         if self.stderr is not None:
             self.drain_stderr()
+        self.flush_stderr()
         for handle in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if handle is not None:
                 with contextlib.suppress(OSError):

@@ -12,13 +12,19 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   ``alternatives`` links), its own folder (``cwd``) and its program's folder (for a
   program in a ``bin`` folder, the folder above it too, where its libraries are), an
   isolated Python bot's interpreter and the project's ``bots`` and ``trash_tui`` packages,
-  and any ``read_only`` path the tournament lists. The tournament file, the run's folder
-  and the history database are covered (an empty file, an empty folder) wherever they
-  fall inside that view. ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of
-  ``tmp_mb`` MiB (``HOME`` and ``TMPDIR`` point there), ``/dev/shm`` another; ``/dev`` a
-  minimal one; none of these, nor ``/``, is ever bound from the host, whatever the bot's
-  folder. Everything but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is
-  (``--remount-ro`` of ``/`` and ``/dev``, which an ordinary user's sandbox would own).
+  and any ``read_only`` path the tournament lists (``view()``). Every path is resolved
+  before it is bound, and bound where it really is (the bot works in its folder as its
+  links lead; a file its command names through a link gets that link). The organiser's
+  paths (``hidden``: the tournament file, the run's folder, the history database) and
+  their folders are never in the view: a folder that holds one, or lies above one, holds
+  its copies too (``round.toml~``, a swap file, ``.git/objects``, ``OUT.old-N``, a
+  journal), so it shows only the files the bot's command names in it; what is hidden is
+  also covered (an empty file, an empty folder) should it fall inside the view.
+  ``/proc`` is the sandbox's own; ``/tmp`` a private tmpfs of ``tmp_mb`` MiB (``HOME``
+  and ``TMPDIR`` point there), ``/dev/shm`` another; ``/dev`` a minimal one; none of
+  these, nor ``/``, is ever bound from the host, whatever the bot's folder. Everything
+  but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is (``--remount-ro`` of
+  ``/`` and ``/dev``, which an ordinary user's sandbox would own).
 - **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
   could reach a socket file (the network namespace does not cover them), no io_uring, no
   file lock and no inotify (another sandbox sharing a file would see them), no memfd and
@@ -250,11 +256,16 @@ def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def _readable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
-              python: bool) -> list[str]:
-    """The paths bound read-only into the sandbox besides the system's (see the module
-    docs)."""
-    return _bound([os.path.abspath(cwd), *_needed_folders(command, cwd, env, sandbox, python)])
+def _named_files(command: Sequence[str], cwd: str) -> list[tuple[str, str]]:
+    """The files a bot's command names (its program, its script, its bot file, a file
+    argument; a ``path:Class`` reference by its path), as (named, resolved) paths."""
+    named = []
+    for word in command:
+        for target in dict.fromkeys((word, word.partition(":")[0])):
+            path = os.path.abspath(os.path.join(cwd, target))
+            if os.path.isfile(path):
+                named.append((path, os.path.realpath(path)))
+    return named
 
 
 def _needed_folders(command: Sequence[str], cwd: str, env: Mapping[str, str],
@@ -267,11 +278,68 @@ def _needed_folders(command: Sequence[str], cwd: str, env: Mapping[str, str],
     return folders + python_paths() if python else folders
 
 
-def _bound(paths: Iterable[str]) -> list[str]:
-    # never the whole file system, nor the host's /tmp, /proc or /dev over the sandbox's
-    # own: a bot whose folder is one of them reads only the system's part
-    return [p for p in _minimal(p for p in paths if p not in _NEVER_BOUND)
-            if not _under_system(p)]
+@dataclass(frozen=True)
+class View:
+    """What a bot's sandbox shows of the host besides the system's programs and libraries:
+    the paths bound read-only (``bound``, resolved), the folders it needs that hold the
+    organiser's files and so show only the files its command names (``narrowed``), and
+    the links by which its command names a bound file (``links``: (name, target))."""
+
+    bound: tuple[str, ...]
+    narrowed: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()
+
+
+def _organisers(sandbox: Sandbox) -> tuple[list[str], list[str]]:
+    """The hidden paths, resolved (and as named), and the folders that hold them: a folder
+    holding one holds what lies beside it too (an editor's backup of the tournament file,
+    a swap file, ``OUT.old-N``, the database's journal), so it is never bound whole."""
+    hidden: list[str] = []
+    folders: list[str] = []
+    for path in sandbox.hidden:
+        named = os.path.abspath(path)
+        real = os.path.realpath(named)
+        hidden += [real, named]
+        folders += [os.path.realpath(os.path.dirname(named)), os.path.dirname(real)]
+    return list(dict.fromkeys(hidden)), list(dict.fromkeys(folders))
+
+
+def view(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
+         python: bool = False) -> View:
+    """What the sandbox of ``command`` shows (see ``View``). Every path is resolved
+    before it is bound (a linked folder is bound where its link leads, and judged
+    there); a folder that holds a hidden path, or sits above one, shows only the files
+    the command names inside it (none of them hidden); a path inside a hidden one, the
+    whole file system, the host's /tmp, /proc or /dev are never bound."""
+    cwd = os.path.abspath(cwd)
+    hidden, organisers = _organisers(sandbox)
+    named = _named_files(command, cwd)
+    bound: list[str] = []
+    narrowed: list[str] = []
+    for wanted in (cwd, *_needed_folders(command, cwd, env, sandbox, python)):
+        if not wanted or not os.path.exists(wanted):
+            continue
+        real = os.path.realpath(wanted)
+        if _inside(real, hidden):
+            continue
+        if any(_inside(folder, [real]) for folder in organisers):
+            narrowed.append(real)
+            bound += [path for _, path in named
+                      if _inside(path, [real]) and not _inside(path, hidden)
+                      and not _under_system(path)]
+        elif real not in _NEVER_BOUND and not _under_system(real):
+            bound.append(real)
+    bound = _minimal(bound)
+    links = [(name, path) for name, path in named
+             if name != path and _inside(path, bound) and not _inside(name, bound)
+             and not _under_system(name) and not _inside(name, ["/proc", "/dev"])]
+    return View(tuple(bound), tuple(dict.fromkeys(narrowed)), tuple(dict.fromkeys(links)))
+
+
+def _readable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
+              python: bool) -> list[str]:
+    """The paths bound read-only into the sandbox besides the system's."""
+    return list(view(command, cwd, env, sandbox, python).bound)
 
 
 def unreadable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox: Sandbox,
@@ -288,7 +356,7 @@ def unreadable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox
         return None
     cwd = os.path.abspath(cwd)
     readable = _readable(command, cwd, env, sandbox, python)
-    needs = [(path, 0o005) for path in ([] if python else [cwd])
+    needs = [(os.path.realpath(path), 0o005) for path in ([] if python else [cwd])
              + _needed_folders(command, cwd, env, sandbox, python)]
     for number, word in enumerate(command):
         for target in dict.fromkeys((word, word.partition(":")[0])):
@@ -299,9 +367,8 @@ def unreadable(command: Sequence[str], cwd: str, env: Mapping[str, str], sandbox
             if number == 0:  # the program: run (and, a script, read)
                 with contextlib.suppress(OSError), open(path, "rb") as handle:
                     need = 0o005 if handle.read(2) == b"#!" else 0o001
-            needs.append((path, need))
+            needs.append((os.path.realpath(path), need))
     for path, need in needs:
-        path = os.path.abspath(path)
         root = next((r for r in readable if _inside(path, [r])), None)
         if root is None or not os.path.exists(path):
             continue  # not in the sandbox: the bot does not see it
@@ -405,7 +472,8 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     """The bwrap line that runs ``command`` in ``cwd`` with ``env`` in ``sandbox`` (see the
     module docs); ``python``: an isolated Python bot (its interpreter and packages)."""
     cwd = os.path.abspath(cwd)
-    readable = _readable(command, cwd, env, sandbox, python)
+    seen = view(command, cwd, env, sandbox, python)
+    readable = list(seen.bound)
     trouble = unreadable(command, cwd, env, sandbox, python)
     if trouble is not None:
         raise SandboxError(trouble)
@@ -428,16 +496,22 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     args += ["--proc", "/proc", "--dev", "/dev",
              "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
              "--size", str(sandbox.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]
+    # the bot works in its folder as its links lead (the folder itself is made, empty,
+    # when it shows nothing but what is bound inside it)
+    where = os.path.realpath(cwd)
     made: set[str] = set()
-    for path in readable:  # the folders above a bound one: made, open to the bot's uid
-        for parent in reversed(Path(path).parents[:-1] if len(Path(path).parents) > 1
-                               else ()):
-            if (str(parent) not in made and str(parent) not in _NEVER_BOUND
-                    and not _inside(str(parent), readable)):
-                made.add(str(parent))
-                args += ["--perms", "0755", "--dir", str(parent)]
+    folders = [*(str(p) for path in readable for p in reversed(Path(path).parents)),
+               *(str(p) for name, _ in seen.links for p in reversed(Path(name).parents)),
+               *(str(p) for p in reversed(Path(where).parents)), where]
+    for folder in folders:  # the folders above a bound one: made, open to the bot's uid
+        if (folder not in made and folder not in _NEVER_BOUND
+                and not _inside(folder, readable) and not _under_system(folder)):
+            made.add(folder)
+            args += ["--perms", "0755", "--dir", folder]
     for path in readable:
         args += ["--ro-bind", path, path]
+    for name, target in seen.links:  # a bound file by the name its command gives it
+        args += ["--symlink", target, name]
     for path in _minimal(sandbox.hidden):
         if _inside(path, [*readable, "/tmp"]) or path == "/tmp":
             args += (["--tmpfs", path] if os.path.isdir(path)
@@ -450,7 +524,7 @@ def sandbox_command(command: Sequence[str], cwd: str, env: Mapping[str, str],
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
     processes = sandbox.processes
-    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--",
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp", "--chdir", where, "--",
              shutil.which("prlimit") or "prlimit", f"--nproc={processes}:{processes}",
              f"--nofile={sandbox.files}:{sandbox.files}", "--"]
     if prepared.outside_uid is not None:

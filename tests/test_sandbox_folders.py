@@ -90,14 +90,21 @@ def test_a_private_bot_file_in_an_open_folder_is_named(tmp_path: Path, make, nam
     assert_one_line_error(done, str(folder / name), HINT)
 
 
-def test_a_private_folder_above_the_bots_folder_is_named(tmp_path: Path) -> None:
-    """The bot's working folder (here the tournament file's) is bound with what it holds:
-    a bot folder inside it is reached through it."""
+def test_a_private_tournament_folder_above_the_bots_folder_is_not_needed(
+        tmp_path: Path) -> None:
+    """The bot's working folder (here the tournament file's) holds the file: it is not
+    bound, so its mode does not matter; the bot's own folder inside it is bound alone."""
     path = _bot_file(tmp_path / "bot")
     tmp_path.chmod(0o700)
     done = trash("tournament", "check", str(path), cwd=tmp_path)
-    line = assert_one_line_error(done, f"cannot read {tmp_path}:", HINT)
-    assert str(tmp_path / "bot") not in line
+    assert done.returncode == 0, done.stderr
+    reads = next(line for line in done.stdout.splitlines() if line.startswith("bot c reads: "))
+    paths = reads.removeprefix("bot c reads: ").partition(" (read-only")[0].split(", ")
+    assert str(tmp_path / "bot") in paths and str(tmp_path) not in paths
+    played = trash("tournament", "run", str(path), "--out", str(tmp_path / "out"),
+                   cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "Forfeit" not in played.stdout
 
 
 def test_a_built_in_bot_in_the_sandbox_needs_nothing_of_a_private_folder(

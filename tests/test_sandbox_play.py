@@ -196,7 +196,11 @@ def test_check_says_which_bots_are_sandboxed_and_that_the_sandbox_works(
         "open" in done.stdout
     assert "warning: seed" not in done.stdout  # the run's secret makes any seed safe
     assert "deals: from the seed and a secret drawn when a run starts" in done.stdout
-    assert "note: bot py runs in the folder of this file (hidden from it)" in done.stdout
+    # its folder holds this file: it sees only the file its command names there
+    folder = path.parent.resolve()
+    reads = next(line for line in done.stdout.splitlines() if line.startswith("bot py reads"))
+    assert f" {folder / 'greedy_bot.py'}," in reads and f" {folder}," not in reads
+    assert f"note: bot py sees only the files its command names in {folder}: " in done.stdout
 
 
 def test_a_bot_file_sandbox_key_is_no_bot_parameter() -> None:

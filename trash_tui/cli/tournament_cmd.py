@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from bots.external import DEFAULT_GAME_LIMIT, DEFAULT_MOVE_LIMIT, is_external
+from bots.base import BotError
+from bots.external import DEFAULT_GAME_LIMIT, DEFAULT_MOVE_LIMIT, is_external, read_external_spec
 from bots.sandbox import problem as sandbox_problem
 from bots.sandbox import protections as sandbox_protections
+from bots.sandbox import view
 from trash_tui.history import HistoryError, default_history_path
 from trash_tui.players.rater import open_history
 from trash_tui.text import clean, is_unsafe, visible
 from trash_tui.tournament.config import TournamentConfig, TournamentError, load_tournament
+from trash_tui.tournament.play import bot_specs
 from trash_tui.tournament.results import format_results
-from trash_tui.tournament.runner import Kept, RunError, run_tournament
+from trash_tui.tournament.runner import Kept, RunError, hidden_paths, run_tournament
 from trash_tui.tournament.schedule import (
     games_per_board,
     pairing_count,
@@ -194,11 +198,13 @@ def check_command(file: str) -> None:
     """Check the tournament FILE without playing: what it would play, or its first
     problem (one line, exit code 2)."""
     config = load_tournament(file)
-    click.echo(describe(config))
+    history_file = default_history_path()
+    click.echo(describe(config, hidden_paths(default_out(file, history_file), history_file)))
 
 
-def describe(config: TournamentConfig) -> str:
-    """What a valid tournament file would play, in a few lines."""
+def describe(config: TournamentConfig, hidden: Sequence[str] = ()) -> str:
+    """What a valid tournament file would play, in a few lines (``hidden``: what a run
+    hides from the sandboxed bots besides the file, for the lines saying what they read)."""
     pairings, per_board = pairing_count(config), games_per_board(config)
     unit = "match" if config.unit == "matches" else "deal"
     lines = [
@@ -213,7 +219,7 @@ def describe(config: TournamentConfig) -> str:
         lines.append(f"time limit: {config.time_limit:g} s per decision")
     lines += limit_lines(config)
     lines += seating_lines(config)
-    lines += sandbox_lines(config)
+    lines += sandbox_lines(config, hidden)
     return "\n".join(lines)
 
 
@@ -237,8 +243,32 @@ def limit_lines(config: TournamentConfig) -> list[str]:
     return lines
 
 
-def sandbox_lines(config: TournamentConfig) -> list[str]:
-    """Which bots run in the sandbox, whether it works here, and what is not protected."""
+def _reads(name: str, spec: dict[str, Any]) -> list[str]:
+    """What a sandboxed bot reads of this machine besides the system's programs and
+    libraries (read-only), and which of its folders show only the files its command
+    names because they hold the organiser's files."""
+    try:
+        _label, launch, _restart, _params = read_external_spec(spec)
+    except BotError:
+        return []
+    if launch.sandbox is None:
+        return []
+    seen = view(launch.command, launch.cwd, dict(launch.env), launch.sandbox,
+                launch.python)
+    label = clean(name, 40)
+    lines = [f"bot {label} reads: " + (", ".join(visible(path) for path in seen.bound)
+                                       or "nothing")
+             + " (read-only; besides the system's programs and libraries)"]
+    for folder in seen.narrowed:
+        lines.append(f"note: bot {label} sees only the files its command names in "
+                     f"{visible(folder)}: that folder holds this file, the run's output or "
+                     "the history database; give each bot a folder of its own (cwd = \"...\")")
+    return lines
+
+
+def sandbox_lines(config: TournamentConfig, hidden: Sequence[str] = ()) -> list[str]:
+    """Which bots run in the sandbox, whether it works here, what each reads (with a run
+    that also hides ``hidden``), and what is not protected."""
     lines = []
     sandboxed = config.sandboxed
     outside = [bot.name for bot in config.bots
@@ -248,15 +278,10 @@ def sandbox_lines(config: TournamentConfig) -> list[str]:
     if sandboxed:
         lines.append("sandboxed: " + ", ".join(clean(name, 40) for name in sandboxed)
                      + f" (the sandbox {works})")
-        for bot in config.bots:
-            folder = bot.spec.get("cwd")
-            if bot.name not in sandboxed or not folder:
-                continue
-            if Path(folder).resolve() in config.path.resolve().parents:
-                lines.append(f"note: bot {clean(bot.name, 40)} runs in the folder of this "
-                             "file (hidden from it), and may read the rest of that folder; "
-                             "give each bot a folder of its own (cwd = \"...\")")
         if problem is None:
+            for bot, spec in zip(config.bots, bot_specs(config, hidden), strict=True):
+                if bot.name in sandboxed:
+                    lines += _reads(bot.name, spec)
             lines += [f"sandbox {line}" for line in sandbox_protections()]
     if outside:
         lines.append("not sandboxed (they can read this file, its seed and the runner's "

@@ -557,6 +557,18 @@ def scheduled(config: TournamentConfig, indices: Sequence[int]) -> Iterator[Game
                 return
 
 
+def hidden_paths(out_dir: Path, history: Path | None) -> list[str]:
+    """What a run hides from its sandboxed bots besides the tournament file: its output
+    folder and the history database with its journal files (resolved). A folder holding
+    one of them (``OUT.old-N`` lies beside the output, the data folder holds the
+    database) is never bound whole (``bots.sandbox.view``)."""
+    hidden = [str(out_dir.resolve())]
+    if history is not None:
+        base = str(history.resolve())
+        hidden += [base, base + "-wal", base + "-shm", base + "-journal"]
+    return hidden
+
+
 def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
                    executor: str = "process", scheduler: str | None = None,
                    history: History | None = None,
@@ -610,10 +622,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path, *, workers: int = 1,
         for index, game in stored.items():
             games.setdefault(index, game)
     recorded = folder.repair_records(games)
-    hidden = [str(out_dir.resolve())]
-    if history is not None:  # the database and its journal files
-        base = str(Path(history.path).resolve())
-        hidden += [base, base + "-wal", base + "-shm", base + "-journal"]
+    hidden = hidden_paths(out_dir, None if history is None else Path(history.path))
     if started_hook is not None:
         started_hook(out_dir, sum(1 for i in games if 0 <= i < planned), planned, kept)
     sprt = SprtWatch(config) if config.stop.kind == "sprt" else None
