@@ -124,14 +124,17 @@ def test_a_slow_bot_forfeits_when_its_game_limit_runs_out(folder: Path) -> None:
 @pytest.mark.parametrize("sandbox", [pytest.param(True, marks=needs_sandbox), False])
 def test_a_tournament_of_stalling_bots_goes_on_with_their_forfeits(
         folder: Path, sandbox: bool) -> None:
+    # the entrants' folder apart from the organiser's (which a sandbox never shows)
     bots = "".join(f'[[bots]]\nname = "{name}"\ncommand = ["{sys.executable}", "{name}.py"]\n'
-                   "move_limit = 1\n\n" for name in ("silent", "close_stdout", "partial_line"))
-    (folder / "t.toml").write_text(
+                   f'cwd = "{folder}"\nmove_limit = 1\n\n'
+                   for name in ("silent", "close_stdout", "partial_line"))
+    organiser = folder.parent
+    (organiser / "t.toml").write_text(
         f"seed = {SEED}\nmatches = 1\n\n[sandbox]\nenabled = {str(sandbox).lower()}\n\n"
         f'{bots}[[bots]]\nbot = "greedy"\n', encoding="utf-8")
-    config = load_tournament(folder / "t.toml")
-    with open_history(folder / "history.db") as history:
-        outcome = run_tournament(config, folder / "out", history=history)
+    config = load_tournament(organiser / "t.toml")
+    with open_history(organiser / "history.db") as history:
+        outcome = run_tournament(config, organiser / "out", history=history)
     assert outcome.status == "finished" and len(outcome.games) == 6
     kinds = {(game["forfeit"]["bot"], game["forfeit"]["kind"]) for game in outcome.games
              if game["forfeit"]}
@@ -175,17 +178,18 @@ def test_a_wrong_move_limit_is_one_line_with_exit_status_2(folder: Path) -> None
 def _remember_tournament(folder: Path, sandbox: bool) -> str:
     """A duplicate tournament of the remembering bot against greedy (two boards, each in
     both seat rotations, one worker): the bot's log."""
-    (folder / "t.toml").write_text(
+    organiser = folder.parent  # apart from the entrant's folder
+    (organiser / "t.toml").write_text(
         f"seed = {SEED}\nmatches = 2\nduplicate = true\n\n"
         f'[[bots]]\nname = "remember"\ncommand = ["{sys.executable}", "remember.py"]\n'
-        f"sandbox = {str(sandbox).lower()}\n\n"
+        f'cwd = "{folder}"\nsandbox = {str(sandbox).lower()}\n\n'
         '[[bots]]\nbot = "greedy"\n', encoding="utf-8")
-    config = load_tournament(folder / "t.toml")
-    with open_history(folder / "history.db") as history:
-        outcome = run_tournament(config, folder / "out", history=history)
+    config = load_tournament(organiser / "t.toml")
+    with open_history(organiser / "history.db") as history:
+        outcome = run_tournament(config, organiser / "out", history=history)
     assert outcome.status == "finished" and len(outcome.games) == 4
     assert not any(game["forfeit"] for game in outcome.games)
-    return (folder / "out" / "logs" / "remember.log").read_text(errors="replace")
+    return (organiser / "out" / "logs" / "remember.log").read_text(errors="replace")
 
 
 @needs_sandbox
@@ -204,7 +208,8 @@ def test_without_the_sandbox_a_kept_process_predicts_a_duplicate_boards_deck(
         log = _remember_tournament(folder, False)
     finally:
         memo.unlink(missing_ok=True)
-    learned = [line for line in log.splitlines() if line.startswith("LEARNED predicted")]
+    lines = [line.removeprefix("| ") for line in log.splitlines()]  # (a bot's log lines)
+    learned = [line for line in lines if line.startswith("LEARNED predicted")]
     assert len(learned) == 2, log  # the second game of each board
     counts = [tuple(map(int, line.split()[2:5:2])) for line in learned]
     right, tried = map(sum, zip(*counts, strict=True))
