@@ -28,7 +28,8 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
 - **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
   could reach a socket file (the network namespace does not cover them), no io_uring, no
   file lock and no inotify (another sandbox sharing a file would see them), no memfd and
-  no System V shared memory (memory the address-space limit does not count).
+  no System V shared memory (memory the address-space limit does not count), no user
+  namespace of its own (where it would be root, and mount a tmpfs no size caps).
   ``protections()`` says, one line each, what holds on this machine and what does not.
 - **Hard limits**: processes (``RLIMIT_NPROC``, so a fork bomb stops at ``processes``),
   open files (``RLIMIT_NOFILE``), plus the CPU and memory limits of every bot process
@@ -637,7 +638,8 @@ def protections() -> list[str]:
              "else it sees is read-only, whoever the runner is"]
     if seccomp.program() is not None:
         lines.append("holds: no Unix socket, file lock, inotify, memfd or System V shared "
-                     "memory (a seccomp filter): no channel through a shared file")
+                     "memory, nor a user namespace of its own (a seccomp filter): no channel "
+                     "through a shared file, no mount of its own")
     else:
         lines.append(f"NOT protected: no seccomp filter for {seccomp.machine()}: a socket "
                      "file may reach a listener outside, bots may talk through file locks, "

@@ -17,6 +17,11 @@ Refused, with the error the program sees:
 - memory outside the address space a bot's ``memory_limit`` counts (``EPERM``):
   ``memfd_create``, ``memfd_secret`` and ``shmget`` (System V shared memory, which
   stays when the bot detaches it).
+- a user namespace of its own (``EPERM``): ``unshare`` and ``clone`` with
+  ``CLONE_NEWUSER``, in which the bot would be root and could mount a tmpfs no
+  ``tmp_mb`` caps; ``clone3`` (``ENOSYS``: its flags are out of a filter's reach, and the
+  C library then falls back to ``clone``). bwrap's ``--disable-userns`` would do this,
+  but it cannot be combined with the ``--userns-block-fd`` a root runner needs.
 
 A system call of another architecture (32-bit calls on x86-64, the x32 ones) kills the
 process. ``program()`` is None on an architecture without its table here; the sandbox
@@ -34,6 +39,7 @@ _LD_W_ABS = 0x20
 _JEQ_K = 0x15
 _JGE_K = 0x35
 _AND_K = 0x54
+_JSET_K = 0x45
 _RET_K = 0x06
 _ALLOW = 0x7FFF0000
 _KILL_PROCESS = 0x80000000
@@ -47,6 +53,7 @@ def _arg(number: int) -> int:
     return 16 + 8 * number
 
 
+CLONE_NEWUSER = 0x10000000
 AF_UNIX = 1
 SOCK_STREAM = 1
 #: fcntl commands that lock or watch: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK,
@@ -59,16 +66,18 @@ _TABLES: dict[str, tuple[int, int | None, dict[str, int]]] = {
     "x86_64": (0xC000003E, 0x40000000, {
         "socket": 41, "socketpair": 53, "fcntl": 72, "flock": 73, "shmget": 29,
         "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
-        "memfd_create": 319, "io_uring_setup": 425, "memfd_secret": 447}),
+        "memfd_create": 319, "io_uring_setup": 425, "memfd_secret": 447,
+        "unshare": 272, "clone": 56, "clone3": 435}),
     "aarch64": (0xC00000B7, None, {
         "socket": 198, "socketpair": 199, "fcntl": 25, "flock": 32, "shmget": 194,
         "inotify_init1": 26, "fanotify_init": 262, "memfd_create": 279,
-        "io_uring_setup": 425, "memfd_secret": 447}),
+        "io_uring_setup": 425, "memfd_secret": 447,
+        "unshare": 97, "clone": 220, "clone3": 435}),
 }
 _REFUSED = {"flock": errno.ENOLCK, "shmget": errno.EPERM, "memfd_create": errno.EPERM,
             "memfd_secret": errno.EPERM, "inotify_init": errno.EPERM,
             "inotify_init1": errno.EPERM, "fanotify_init": errno.EPERM,
-            "io_uring_setup": errno.ENOSYS}
+            "io_uring_setup": errno.ENOSYS, "clone3": errno.ENOSYS}
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -96,6 +105,11 @@ def program(arch: str | None = None) -> bytes | None:
     for name, error in _REFUSED.items():
         if name in numbers:
             code += [_op(_JEQ_K, numbers[name], 0, 1), _refuse(error)]
+    # unshare(flags) and clone(flags, ...) making a user namespace: refused
+    for call in ("unshare", "clone"):
+        code += [_op(_JEQ_K, numbers[call], 0, 4), _op(_LD_W_ABS, _arg(0)),
+                 _op(_JSET_K, CLONE_NEWUSER, 0, 1), _refuse(errno.EPERM),
+                 _op(_RET_K, _ALLOW)]
     # socket(AF_UNIX, ...): refused
     code += [_op(_JEQ_K, numbers["socket"], 0, 4), _op(_LD_W_ABS, _arg(0)),
              _op(_JEQ_K, AF_UNIX, 0, 1), _refuse(errno.EACCES), _op(_RET_K, _ALLOW)]

@@ -159,6 +159,16 @@ def test_a_sandboxed_bot_holds_no_memory_outside_its_address_space(user: str,
     assert "LEARNED" not in said, said
 
 
+@needs_sandbox
+@pytest.mark.parametrize("user", USERS)
+def test_a_sandboxed_bot_makes_no_namespace_of_its_own(user: str, folder: Path) -> None:
+    """In a user namespace of its own the bot would be root: a tmpfs it mounts there is
+    room no tmp_mb caps (80 MiB written here, with tmp_mb at its default)."""
+    said = attack(user, folder, [("nested_namespace.py", {"FILL_MB": "80"})])[0]
+    assert "REFUSED unshare:" in said, said
+    assert "LEARNED" not in said, said
+
+
 # --- what check says of this machine ---------------------------------------------------------
 
 @needs_sandbox
