@@ -18,6 +18,7 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
 from trash_tui.app.shared import board as board_module
 from trash_tui.app.shared.board import SharedBoardScreen, rating_lines
 from trash_tui.app.shared.notices import ServerNotices
+from trash_tui.app.widgets.game_log import GameLog
 
 
 def status(board: SharedBoardScreen) -> str:
@@ -187,3 +188,28 @@ async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
         assert "Restart" not in status(board)
         await pilot.pause(1.3)
         assert not board.query("#server-notice")  # gone after its time
+
+
+async def test_a_second_notice_while_the_first_is_up_replaces_it_and_keeps_the_log(
+        tmp_path: Path) -> None:
+    """Two ``trash admin say`` in a row: the box says the second, the game log and its
+    chat lines stay, and the box goes after the second's seconds."""
+    async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
+        notices = ServerNotices.attach(app, app.tables_link)
+        assert notices is not None
+        await until(pilot, lambda: board.shared.playing and bool(board.query(GameLog)))
+        await ann.send({"op": "chat", "text": "good luck all"})
+        log = board.query_one(GameLog)
+        await until(pilot, lambda: "good luck all" in " ".join(e.plain for e in log.entries))
+        notices.on_message({"op": "say", "text": "Restart in five minutes", "seconds": 30})
+        await pilot.pause()
+        notices.on_message({"op": "say", "text": "Restart in one minute", "seconds": 1})
+        await pilot.pause(0.3)
+        boxes = board.query("#server-notice")
+        assert len(boxes) == 1 and "Restart in one minute" in str(boxes.first().render())
+        assert board.query(GameLog) and board.query_one(GameLog) is log
+        assert "good luck all" in " ".join(e.plain for e in log.entries)
+        assert log.region.area > 0
+        await pilot.pause(1.3)
+        assert not board.query("#server-notice")  # gone after the second's time
+        assert board.query_one(GameLog) is log and log.region.area > 0

@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 from table_helpers import TableClient, name_player, running_service
 from textual.app import App, ComposeResult
-from textual.widgets import Button, DataTable
+from textual.widgets import Button, DataTable, RichLog
 
 from trash_tui.app.app import create_app
 from trash_tui.app.screens.lobby import LobbyScreen
@@ -287,10 +287,13 @@ async def test_the_operators_notice_and_motd_in_the_waiting_room_and_the_tables_
             await pilot.press("ctrl+s")
             await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
             waiting = app.screen
-            assert service.say("Restart in five minutes", 1.0) == 1
+            assert service.say("Restart in ten minutes", 30.0) == 1
             await until(pilot, lambda: bool(waiting.query("#server-notice")))
+            assert service.say("Restart in five minutes", 1.0) == 1  # a second, at once
             box = waiting.query_one("#server-notice")
-            assert "Restart in five minutes" in str(box.render())
+            await until(pilot, lambda: "Restart in five minutes" in str(box.render()))
+            assert len(waiting.query("#server-notice")) == 1
+            assert waiting.query_one(RichLog).region.area > 0  # the room's log stays
             for name in ("#waiting-table", "#waiting-chat"):
                 assert not box.region.overlaps(waiting.query_one(name).region), name
             await pilot.pause(1.3)

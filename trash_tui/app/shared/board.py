@@ -27,11 +27,12 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.notices import NoticeBox
 from trash_tui.app.shared.people import PeopleScreen
 from trash_tui.app.trash.board import CHAIN_STEP, BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
@@ -115,7 +116,6 @@ class SharedBoardScreen(BoardScreen):
         self.early: list[dict[str, Any]] = []  # messages that came before it was up
         self.chatted: list[str] = []  # the names that chatted here (for ``p``)
         self.hidden: set[str] = set()  # the names whose chat lines this player hid
-        self.notice_timer: Any = None  # removes the operator's notice
         link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
     def started(self) -> None:
@@ -283,24 +283,15 @@ class SharedBoardScreen(BoardScreen):
 
     def server_notice(self, text: str, seconds: float) -> None:
         """The operator's notice: a box at the top of the side column (the log gives it
-        room), gone after ``seconds``."""
-        for old in self.query("#server-notice"):
-            old.remove()
-        if self.notice_timer is not None:
-            self.notice_timer.stop()
-        box = Static(f"From the server:\n{clean(text, 300)}", id="server-notice",
-                     markup=False)
-        side = self.query("#board-side")
-        if side:
-            side.first().mount(box, before=self.query_one(GameLog))
-        else:
-            self.mount(box, before=self.query_one("#board-status"))
-        self.notice_timer = self.set_timer(seconds, self.notice_gone)
+        room), gone after ``seconds``; a newer one takes its place in the same box."""
+        def place(box: NoticeBox) -> None:
+            side = self.query("#board-side")
+            if side:
+                side.first().mount(box, before=self.query_one(GameLog))
+            else:
+                self.mount(box, before=self.query_one("#board-status"))
 
-    def notice_gone(self) -> None:
-        self.notice_timer = None
-        for box in self.query("#server-notice"):
-            box.remove()
+        NoticeBox.on(self, text, seconds, "From the server:\n", place)
 
     def action_mute(self) -> None:
         self.chat_hidden = not self.chat_hidden

@@ -4,9 +4,11 @@
 come and go):
 
 - ``say``: the operator's notice. A screen that has a place for it (``server_notice``:
-  the shared board's side column, the waiting room's log) shows it there, where it covers
-  neither the status line nor the cards; any other screen shows it as a toast. It goes
-  after its seconds.
+  the shared board's side column, the waiting room's log) shows it there in a
+  ``NoticeBox``, where it covers neither the status line nor the cards; any other screen
+  shows it as a toast. It goes after its seconds. A notice said while one is up takes its
+  place in the same box (the box is never mounted twice: the screen around it stays
+  whole), for the new notice's seconds.
 - ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
   show it (``show_motd``: the lobby's line under its title, the Tables screen's title
   line), at once if one of them is up, else when one is shown next (a board or a waiting
@@ -21,6 +23,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from rich.text import Text
+from textual.widgets import Static
+
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.text import clean
 
@@ -34,6 +39,35 @@ def seconds_of(message: dict[str, Any]) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return DEFAULT_SECONDS
     return min(3600.0, max(1.0, float(value)))
+
+
+class NoticeBox(Static):
+    """The operator's notice on a screen that has a place for it: shown as plain text (an
+    operator's brackets are not markup), gone after its seconds unless a newer one came."""
+
+    def __init__(self, prefix: str, id: str = "server-notice") -> None:
+        super().__init__("", id=id, markup=False)
+        self.prefix = prefix
+        self.timer: Any = None
+
+    def show(self, text: str, seconds: float) -> None:
+        """Say ``text`` (cleaned) for ``seconds``, in place of what the box said."""
+        self.update(Text(f"{self.prefix}{clean(text, TEXT_LENGTH)}"))
+        if self.timer is not None:
+            self.timer.stop()
+        self.timer = self.set_timer(seconds, self.remove)
+
+    @staticmethod
+    def on(screen: Any, text: str, seconds: float, prefix: str, place: Any) -> None:
+        """Show ``text`` in ``screen``'s box: the one up, else a new one ``place(box)``
+        mounts."""
+        up = screen.query(NoticeBox)
+        if up:
+            up.first().show(text, seconds)
+            return
+        box = NoticeBox(prefix)
+        place(box)
+        box.show(text, seconds)
 
 
 class ServerNotices:

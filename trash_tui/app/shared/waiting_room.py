@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, RichLog, Static
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text, seats_line
 from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.notices import NoticeBox
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.text import clean
 
@@ -52,7 +53,6 @@ class TableWaitingScreen(Screen[None]):
         self.animation = animation
         self.host = host
         self.code: str | None = None
-        self.notice_timer: Any = None  # removes the operator's notice
         self.said: list[dict[str, Any]] = []  # the chat lines said here (for the board)
         link.listen(self.on_table_message)  # from now: the screen may not be up yet
 
@@ -142,20 +142,10 @@ class TableWaitingScreen(Screen[None]):
             self.app.pop_screen()
 
     def server_notice(self, text: str, seconds: float) -> None:
-        """The operator's notice: a box above the room's log, gone after ``seconds``."""
-        for old in self.query("#server-notice"):
-            old.remove()
-        if self.notice_timer is not None:
-            self.notice_timer.stop()
-        self.query_one("#waiting-box").mount(
-            Static(f"From the server: {clean(text, 300)}", id="server-notice", markup=False),
-            before=self.query_one(RichLog))
-        self.notice_timer = self.set_timer(seconds, self.notice_gone)
-
-    def notice_gone(self) -> None:
-        self.notice_timer = None
-        for box in self.query("#server-notice"):
-            box.remove()
+        """The operator's notice: a box above the room's log, gone after ``seconds``; a
+        newer one takes its place in the same box."""
+        NoticeBox.on(self, text, seconds, "From the server: ", lambda box: self.query_one(
+            "#waiting-box").mount(box, before=self.query_one(RichLog)))
 
     def action_start(self) -> None:
         self.link.send({"op": "start"})
