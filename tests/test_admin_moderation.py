@@ -18,7 +18,14 @@ import asyncssh
 import pytest
 from admin_helpers import admin, admin_ok, chat, seat_two
 from ssh_helpers import connect, serving
-from table_ssh_helpers import play, table_server, wait_until
+from table_ssh_helpers import (
+    Player,
+    enter_lobby,
+    open_tables,
+    play,
+    table_server,
+    wait_until,
+)
 
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.server import RunningServer
@@ -48,7 +55,7 @@ async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> Non
 
         mark = ann.mark()
         await admin_ok(server, "mute", target="Ann", reason="spam", **{"for": "1h"})
-        await ann.sees("You are muted on this server until", since=mark)
+        await ann.sees("You are muted on this", since=mark)  # in the notice box
         bob_mark = bob.mark()
         await chat(ann, "cheap gold here")
         await ann.sees("your chat lines reach nobody", since=mark)
@@ -90,6 +97,32 @@ async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> Non
     with open_history(tmp_path / "history.sqlite3") as history:
         [row] = history.matches.shared_tables(["closed"])
         assert row["code"] == table.code
+
+
+async def test_a_player_muted_in_the_lobby_or_the_tables_screen_is_told_there(
+        tmp_path: Path) -> None:
+    """The README's promise (she is told) wherever the muted player is: Ann in the
+    lobby and Bob on the Tables screen see the mute, its reason and its end at once, and
+    its lifting, without having to chat at a table first."""
+    async with table_server(tmp_path) as server:
+        ann, bob = Player(server, "Ann"), Player(server, "Bob")
+        await enter_lobby(ann, server)
+        await enter_lobby(bob, server)
+        await open_tables(bob)
+        marks = ann.mark(), bob.mark()
+        await admin_ok(server, "mute", target="Ann", reason="spam", **{"for": "1h"})
+        await admin_ok(server, "mute", target="Bob", reason="insults")
+        await ann.sees("You are muted on this server until", since=marks[0])
+        await ann.sees("spam", since=marks[0])
+        await bob.sees("You are muted on this server", since=marks[1])
+        await bob.sees("insults", since=marks[1])
+        marks = ann.mark(), bob.mark()
+        await admin_ok(server, "unmute", target="Ann")
+        await admin_ok(server, "unmute", target="Bob")
+        await ann.sees("You are no longer muted", since=marks[0])
+        await bob.sees("You are no longer muted", since=marks[1])
+        for player in (ann, bob):
+            await player.close()
 
 
 async def refused(server: RunningServer, key: asyncssh.SSHKey) -> str:

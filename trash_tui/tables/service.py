@@ -23,7 +23,8 @@ Limits (``TableLimits``) bound what any one player can make the service spend: t
 spectators, chat, message rate, bytes waiting to be sent.
 
 The operator's side (``trash admin``, through the SSH server): a muted player's chat
-lines reach nobody (they are told so); ``say`` is a notice to every session (one that
+lines reach nobody (they are told so at once, wherever they are, by ``tell_player``, and
+again at each line they try); ``say`` is a notice to every session (one that
 connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
 session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
 table. Players protect themselves at a table: ``ignore`` hides one person's chat lines from
@@ -83,6 +84,7 @@ T = TypeVar("T")
 
 SNAPSHOT_EVENTS = 200  # events a newcomer to a table gets (the log's tail)
 CHAT_LENGTH = 200
+TOLD_SECONDS = 20.0  # how long a word from the operator to one player stays up
 MAX_PENDING = 2 * 1024 * 1024  # bytes waiting for a slow client before it is dropped
 MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is allowed)
 FINISHED_KEPT = 120.0  # seconds a finished table stays listed
@@ -868,9 +870,12 @@ class TableService:
         return True
 
     def tell_player(self, identity: str, text: str) -> None:
+        """The operator's word to one player (a mute, its end), on whatever screen each
+        of their sessions has up: sent as a ``say`` (the lobby and the Tables screen show
+        no table's notices), to them alone."""
         for client in list(self.clients):
-            if client.identity == identity:
-                client.send({"op": "notice", "text": text})
+            if client.identity == identity and not client.closed:
+                client.send({"op": "say", "text": text, "seconds": TOLD_SECONDS})
 
     def say(self, text: str, seconds: float) -> int:
         """The operator's notice to every connected session; how many got it."""
