@@ -194,7 +194,7 @@ async def bob_sees_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient
 async def test_the_tables_screen_lists_tables_live(tmp_path: Path) -> None:
     async with bob_sees_anns_table(tmp_path) as (_ann, app, pilot, screen):
         row = screen.query_one("#tables-list").get_row_at(0)
-        assert row[0] == "Night owls" and row[1] == "Ann"
+        assert str(row[0]) == "Night owls" and str(row[1]) == "Ann"
         assert "○ open" in row[3] and "bot easy" in row[3]
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))

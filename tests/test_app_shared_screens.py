@@ -95,7 +95,7 @@ async def test_every_column_of_the_tables_list_fits_and_the_status_is_whole(
             widths = [column.get_render_width(table) for column in table.columns.values()]
             assert [str(c.label) for c in table.columns.values()] == list(COLUMNS)
             assert sum(widths) <= table.size.width  # the spectators' column is in sight
-            row = table.get_row_at(0)
+            row = [str(cell) for cell in table.get_row_at(0)]
             assert row[COLUMNS.index("Status")] == "waiting" and row[-1] == "0"
             assert row[COLUMNS.index("Host")] == "Ann"
             assert row[COLUMNS.index("Rules")] == "standard"

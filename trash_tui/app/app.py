@@ -239,7 +239,7 @@ class TrashApp(App[None]):
         link = self.tables_link
         if link is None or not link.connected:
             self.notify("The shared tables are not available on this server.",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
         if not isinstance(self.screen, TablesScreen):
             self.push_screen(TablesScreen(link, self.settings.animation, request))
@@ -404,7 +404,7 @@ class TrashApp(App[None]):
 
     def action_suspend_process(self) -> None:
         if self.remote:
-            self.notify("Suspending is not available over SSH.", severity="warning")
+            self.notify("Suspending is not available over SSH.", severity="warning", markup=False)
             return
         super().action_suspend_process()
 
@@ -424,7 +424,7 @@ class TrashApp(App[None]):
         if say is not None:
             say(text, severity)
         else:
-            self.notify(text, severity=severity)  # type: ignore[arg-type]
+            self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
 
     # --- the history database ----------------------------------------------------------
     @property
@@ -435,7 +435,8 @@ class TrashApp(App[None]):
                 self._history = open_history(self.settings.history_path())
             except HistoryError as exc:
                 self._history_failed = True
-                self.notify(f"{exc} — matches are not saved", severity="error", timeout=12)
+                self.notify(f"{exc} — matches are not saved", severity="error", timeout=12,
+                            markup=False)
         return self._history
 
     def unfinished_match(self) -> MatchRow | None:
@@ -544,7 +545,7 @@ class TrashApp(App[None]):
                 self.open_tables()
                 return
             self.notify("Tournaments run on the server's own machine, not over SSH.",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
         from trash_tui.tournament.examples import user_tournaments
 

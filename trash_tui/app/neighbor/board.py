@@ -113,7 +113,7 @@ class NeighborBoardScreen(Screen[None]):
             with Vertical(id="neighbor-side"):
                 yield DiceView(id="neighbor-dice")
                 yield RichLog(id="neighbor-log", wrap=True, markup=False, min_width=20)
-        yield Static(id="neighbor-status")
+        yield Static(id="neighbor-status", markup=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:

@@ -124,7 +124,7 @@ class NeighborRulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="neighbor-rules"):
-            yield Label("Help Your Neighbor", id="neighbor-rules-title")
+            yield Label("Help Your Neighbor", id="neighbor-rules-title", markup=False)
             yield Static(RULES_TEXT, id="neighbor-rules-text", markup=False)
             yield Button("Close", id="neighbor-rules-close", variant="primary")
         yield TrashFooter()

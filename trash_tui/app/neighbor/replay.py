@@ -90,7 +90,7 @@ class NeighborReplayScreen(ReplayKeys, Screen[None]):
                 yield DiceView(id="neighbor-replay-dice")
                 yield RichLog(id="neighbor-replay-log", wrap=True, markup=False,
                               min_width=20)
-        yield Static(id="neighbor-replay-status")
+        yield Static(id="neighbor-replay-status", markup=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:

@@ -308,7 +308,7 @@ class PlayersView(Widget):
         self.panels = [PlayerPanel(seat, classes=f"seat-{seat}") for seat in range(players)]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="players-notice")
+        yield Static(id="players-notice", markup=False)
         with Container(id="players-grid"):
             yield from self.panels
 

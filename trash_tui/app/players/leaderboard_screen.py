@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
 from trash_tui.players.anchors import load_anchors, tied_levels
@@ -84,9 +85,9 @@ class LeaderboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("", id="board-title")
-            yield DataTable(id="board-table", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="board-note")
+            yield Label("", id="board-title", markup=False)
+            yield PlainTable(id="board-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="board-note", markup=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:
@@ -110,7 +111,7 @@ class LeaderboardScreen(Screen[None]):
             self.board = leaderboard(self.history, self.game, self.owner, bots=not self.remote,
                                      players=self.remote, top=top, your_name=self.your_name)
         except HistoryError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         table = self.query_one(DataTable)
         table.clear(columns=True)

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Label, Static
 from textual_plotext import PlotextPlot
 
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.games import GAMES, TITLES, TRASH
 from trash_tui.history import History, HistoryError
 from trash_tui.players.rating import DEFAULT_MU, display
@@ -109,11 +110,11 @@ class StatsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("", id="stats-title")
+            yield Label("", id="stats-title", markup=False)
             with Horizontal(id="stats-top"):
-                yield Static("", id="stats-summary")
+                yield Static("", id="stats-summary", markup=False)
                 yield PlotextPlot(id="stats-chart")
-            yield DataTable(id="stats-table", cursor_type="row", zebra_stripes=True)
+            yield PlainTable(id="stats-table", cursor_type="row", zebra_stripes=True)
         yield TrashFooter()
 
     def on_mount(self) -> None:
@@ -130,7 +131,7 @@ class StatsScreen(Screen[None]):
             stats = self.stats = player_stats(self.history, self.identity, self.game,
                                               self.player_name)
         except HistoryError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         self.query_one("#stats-summary", Static).update(Text("\n".join(summary_lines(stats))))
         self.draw_chart(stats)

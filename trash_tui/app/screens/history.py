@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.engine.record import RecordError
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TITLES
 from trash_tui.history import ABANDONED, FINISHED, PLAYING, History, HistoryError, MatchRow
@@ -131,10 +132,10 @@ class HistoryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Match history · the latest played first", id="history-title")
-            yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="history-empty")
-            yield Static("", id="history-detail")
+            yield Label("Match history · the latest played first", id="history-title", markup=False)
+            yield PlainTable(id="history-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="history-empty", markup=False)
+            yield Static("", id="history-detail", markup=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:
@@ -153,7 +154,7 @@ class HistoryScreen(Screen[None]):
             self.seats = self.history.matches.match_seats_of(self.owner)
         except HistoryError as exc:
             self.rows = []
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         width = self.app.size.width  # the screen's own size is not known at its mount

@@ -69,13 +69,13 @@ class HotSeatScreen(ModalScreen[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="hot-seat"):
             yield Label(f"{len(self.defaults)} players at this keyboard: your names?",
-                        id="hot-seat-title")
+                        id="hot-seat-title", markup=False)
             for number, name in enumerate(self.defaults, start=1):
                 with Horizontal():
-                    yield Label(f"Player {number}")
+                    yield Label(f"Player {number}", markup=False)
                     yield Input(name, max_length=NAME_MAX_LENGTH, compact=True,
                                 id=f"hot-seat-{number}")
-            yield Static("", id="hot-seat-problem")
+            yield Static("", id="hot-seat-problem", markup=False)
             yield Button("Start", id="hot-seat-start", variant="primary", compact=True)
         yield TrashFooter()
 

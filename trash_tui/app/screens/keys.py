@@ -61,8 +61,8 @@ class KeysScreen(ModalScreen[None]):
             text.append(f"{key:>{width}}", style="bold")
             text.append(f"  {description}" + ("\n" if index + 1 < len(self.keys) else ""))
         with VerticalScroll(id="keys-box"):
-            yield Label("Keys on this screen", id="keys-title")
-            yield Static(text, id="keys-list")
+            yield Label("Keys on this screen", id="keys-title", markup=False)
+            yield Static(text, id="keys-list", markup=False)
         yield TrashFooter()
 
     def action_close(self) -> None:

@@ -152,7 +152,8 @@ class LobbyScreen(Screen[None]):
         # built for the terminal's size (``fit``), not restyled for it once mounted
         compact = self.size_classes(app.size.width, app.size.height)
         with Vertical(id="lobby"):
-            yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title")
+            yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title",
+                        markup=False)
             yield Static("", id="lobby-motd", markup=False)  # over SSH: the server's line
             with Horizontal(id="lobby-body"):
                 with Vertical(id="lobby-menu"):
@@ -171,42 +172,43 @@ class LobbyScreen(Screen[None]):
                 with Vertical(id="lobby-form"):
                     with Horizontal(id="lobby-game-row"):
                         with Vertical():
-                            yield Label("Game")
+                            yield Label("Game", markup=False)
                             yield Select([("Trash (cards)", TRASH_GAME),
                                           ("Help Your Neighbor (dice)", NEIGHBOR_GAME)],
                                          value=TRASH_GAME, allow_blank=False, id="lobby-game",
                                          compact=compact)
                         with Vertical():
-                            yield Label("Opponents")
+                            yield Label("Opponents", markup=False)
                             yield Select(_opponents(settings.seats), value=level,
                                          allow_blank=False, id="lobby-level",
                                          compact=compact)
                     with Horizontal(id="lobby-table"):
                         with Vertical():
-                            yield Label("Players at the table")
+                            yield Label("Players at the table", markup=False)
                             yield Select([(f"{n} players", n) for n in range(2, 9)],
                                          value=min(8, max(2, len(settings.seats))),
                                          allow_blank=False, id="lobby-players",
                                          compact=compact)
                         with Vertical():
-                            yield Label("Humans (hot seat)")
+                            yield Label("Humans (hot seat)", markup=False)
                             yield Select([(f"{n} human{'s' if n > 1 else ''}", n)
                                           for n in range(1, 9)],
                                          value=max(1, settings.seats.count(HUMAN)),
                                          allow_blank=False, id="lobby-humans",
                                          compact=compact)
                     with Vertical(id="lobby-rules-row"):
-                        yield Label("Rules")
+                        yield Label("Rules", markup=False)
                         yield Select(rules_choices, value=preset or "custom",
                                      allow_blank=False, id="lobby-rules",
                                      compact=compact)
-                    yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note")
-                    yield Static("", id="lobby-continue-note")
-                    yield Static("", id="lobby-suggestion")
-                    yield Static("", id="lobby-notice")
+                    yield Static(self.rules_note(preset or "custom"), id="lobby-rules-note",
+                                 markup=False)
+                    yield Static("", id="lobby-continue-note", markup=False)
+                    yield Static("", id="lobby-suggestion", markup=False)
+                    yield Static("", id="lobby-notice", markup=False)
                 with Vertical(id="lobby-side"):
-                    yield Label("Your last matches", id="lobby-side-title")
-                    yield Static("", id="lobby-last")
+                    yield Label("Your last matches", id="lobby-side-title", markup=False)
+                    yield Static("", id="lobby-last", markup=False)
         yield TrashFooter(wrap=True)
 
     @property

@@ -82,11 +82,11 @@ class NameScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
-            yield Label("Welcome to Trash!", id="name-title")
+            yield Label("Welcome to Trash!", id="name-title", markup=False)
             yield Static(self.question(), markup=False)
             # (a name pasted with ctrl+u before it, in one packet, is kept)
             yield EagerInput(self.suggestion, max_length=NAME_MAX_LENGTH, id="name-input")
-            yield Static("", id="name-problem")
+            yield Static("", id="name-problem", markup=False)
             yield Button("Sit down", id="name-ok", variant="primary")
         yield TrashFooter()  # its own keys, over the lobby's
 
@@ -175,4 +175,4 @@ class GoodbyeScreen(ModalScreen[None]):
         self.message = message
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Goodbye!\n\n{self.message}", id="goodbye")
+        yield Static(f"Goodbye!\n\n{self.message}", id="goodbye", markup=False)

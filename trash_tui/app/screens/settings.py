@@ -209,7 +209,7 @@ class SettingsScreen(Screen[Settings | None]):
 
     # --- building the form -----------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("Settings", id="settings-title")
+        yield Static("Settings", id="settings-title", markup=False)
         with VerticalScroll(id="settings-form"):
             with Vertical(classes="settings-column", id="settings-left"):
                 yield from self._compose_rules()
@@ -227,7 +227,7 @@ class SettingsScreen(Screen[Settings | None]):
     @staticmethod
     def _row(label: str, *controls: Widget, meaning: str = "", error_for: str = "",
              ) -> Iterable[Widget]:
-        yield Horizontal(Label(label, classes="setting-label"), *controls,
+        yield Horizontal(Label(label, classes="setting-label", markup=False), *controls,
                          classes="setting-row")
         if meaning:
             yield Static(meaning, classes="setting-meaning", markup=False)
@@ -236,7 +236,7 @@ class SettingsScreen(Screen[Settings | None]):
 
     def _compose_rules(self) -> ComposeResult:
         rules = self.settings.rules
-        yield Static("Rules", classes="settings-heading")
+        yield Static("Rules", classes="settings-heading", markup=False)
         preset = preset_name_of(rules)
         yield from self._row(
             "Start from a preset",
@@ -251,7 +251,7 @@ class SettingsScreen(Screen[Settings | None]):
             if spec.kind is bool:
                 controls = [Switch(value=bool(value), id=control_id),
                             Label(switch_word(bool(value)), id=f"{control_id}-state",
-                                  classes="setting-hint")]
+                                  classes="setting-hint", markup=False)]
             elif spec.choices:
                 controls = [Select([(c, c) for c in spec.choices], value=value,
                                    allow_blank=False, id=control_id)]
@@ -259,14 +259,14 @@ class SettingsScreen(Screen[Settings | None]):
                 controls = [
                     NumberInput(str(value), type="integer", id=control_id,
                                 classes="setting-number", validators=[OptionValidator(spec)]),
-                    Label(f"from {spec.low} to {spec.high}", classes="setting-hint"),
+                    Label(f"from {spec.low} to {spec.high}", classes="setting-hint", markup=False),
                 ]
             yield from self._row(words(spec.name), *controls, meaning=spec.meaning,
                                  error_for=control_id)
 
     def _compose_seats(self) -> ComposeResult:
         players, level = self._kept_controls
-        yield Static("Seats", classes="settings-heading")
+        yield Static("Seats", classes="settings-heading", markup=False)
         yield from self._row(
             "Players",
             Select([(f"{n} players", n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -284,7 +284,7 @@ class SettingsScreen(Screen[Settings | None]):
 
     def _compose_app(self) -> ComposeResult:
         settings = self.settings
-        yield Static("App", classes="settings-heading")
+        yield Static("App", classes="settings-heading", markup=False)
         animation = settings.animation if settings.animation in ANIMATIONS else (
             DEFAULT_ANIMATION)
         yield from self._row(
@@ -315,9 +315,10 @@ class SettingsScreen(Screen[Settings | None]):
                      id="settings-history", markup=False)
 
     def _compose_keys(self) -> ComposeResult:
-        yield Static("Keys", classes="settings-heading")
+        yield Static("Keys", classes="settings-heading", markup=False)
         yield Static("One key per action, or several separated by commas (e.g. s,ctrl+s). "
-                     "The wild slot keys 1..9 and 0 are fixed.", classes="setting-meaning")
+                     "The wild slot keys 1..9 and 0 are fixed.", classes="setting-meaning",
+                     markup=False)
         for binding, default in BINDING_IDS.items():
             control_id = f"key-{binding}"
             yield from self._row(
@@ -562,7 +563,7 @@ class SettingsScreen(Screen[Settings | None]):
         settings, _ = self._form_settings()
         if self.path is None:
             self.notify("Settings used for this visit (a guest's are not kept).",
-                        title="Settings")
+                        title="Settings", markup=False)
             self.dismiss(settings)
             return
         try:
@@ -578,7 +579,8 @@ class SettingsScreen(Screen[Settings | None]):
     def action_reset(self) -> None:
         """Set the form to the default settings (written only on Save)."""
         self.fill(Settings(history=self.settings.history))
-        self.notify("The form shows the default settings; Save keeps them.", title="Settings")
+        self.notify("The form shows the default settings; Save keeps them.", title="Settings",
+                    markup=False)
 
     def action_close(self) -> None:
         """Close without writing; the theme goes back to what it was."""

@@ -41,6 +41,7 @@ from textual.widgets import Button, DataTable, Log, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.games import SHORT_TITLES, TITLES, TRASH
 from trash_tui.history import HistoryError, RunRow
 from trash_tui.players.rater import open_history
@@ -196,10 +197,10 @@ class TournamentsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tournaments-body"):
-            yield DataTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
+            yield PlainTable(id="tournaments-files", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="tournaments-lower"):
                 with Vertical(id="tournaments-left"):  # the selected file and its run
-                    yield Static(id="tournaments-detail")
+                    yield Static(id="tournaments-detail", markup=False)
                     with Horizontal(id="tournaments-buttons"):
                         yield Button("Run", id="tournaments-run", variant="primary",
                                      compact=True)
@@ -208,17 +209,17 @@ class TournamentsScreen(Screen[None]):
                         yield Button("Back", id="tournaments-back", compact=True)
                     with Horizontal(id="tournaments-progress-row"):
                         yield ProgressBar(total=1, id="tournaments-progress", show_eta=False)
-                        yield Static("not running", id="tournaments-rate")
-                    yield Static(id="tournaments-status")
+                        yield Static("not running", id="tournaments-rate", markup=False)
+                    yield Static(id="tournaments-status", markup=False)
                 with Vertical(id="tournaments-right"):  # the past runs and their results
-                    yield DataTable(id="tournaments-runs", cursor_type="row",
+                    yield PlainTable(id="tournaments-runs", cursor_type="row",
                                     zebra_stripes=True)
                     yield Log(id="tournaments-results", auto_scroll=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:
         files = self.query_one("#tournaments-files", DataTable)
-        files.border_title = f"Tournament files in {self.tournaments_dir}"
+        files.border_title = Text(f"Tournament files in {self.tournaments_dir}")
         runs = self.query_one("#tournaments-runs", DataTable)
         runs.border_title = "Past runs"
         for column in self.run_columns():
@@ -378,7 +379,7 @@ class TournamentsScreen(Screen[None]):
     def action_run_tournament(self) -> None:
         if self.running is not None:
             self.notify("A tournament is already running; press s to stop it.",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
         entry = self.selected_file()
         if entry is None:
@@ -484,7 +485,7 @@ class TournamentsScreen(Screen[None]):
 
     def action_stop_tournament(self) -> None:
         if self.running is None:
-            self.notify("No tournament is running.")
+            self.notify("No tournament is running.", markup=False)
             return
         if self.stop_requested.is_set():
             return

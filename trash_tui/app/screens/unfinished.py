@@ -47,8 +47,8 @@ class UnfinishedScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="unfinished"):
-            yield Label("A match is still unfinished", id="unfinished-title")
-            yield Static(Text(f"{self.what}. What becomes of it?"))
+            yield Label("A match is still unfinished", id="unfinished-title", markup=False)
+            yield Static(Text(f"{self.what}. What becomes of it?"), markup=False)
             yield Button("c  Continue it", id=f"unfinished-{CONTINUE}", variant="primary",
                          compact=True)
             yield Button("a  Abandon it and start the new match", id=f"unfinished-{ABANDON}",

@@ -164,7 +164,8 @@ class SharedBoardScreen(BoardScreen):
             self.take_result(message)
         elif op == "closed":
             self.detach(f"The table closed: {clean(message.get('why', ''), 100)}.")
-            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
+            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.",
+                            markup=False)
             self.app.pop_screen()
         elif op == "left":
             why = clean(message.get("why", ""), 120)

@@ -55,7 +55,7 @@ class PeopleScreen(ModalScreen[None]):
             if self.names:
                 yield OptionList(*[Option(self.label(name), id=str(index))
                                    for index, name in enumerate(self.names)],
-                                 id="people-list")
+                                 id="people-list", markup=False)
                 yield Static("m: hide (or show) their chat lines, for you only · r: report "
                              "them to the server's operator · esc: close", markup=False)
             else:

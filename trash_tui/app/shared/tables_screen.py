@@ -34,6 +34,7 @@ from trash_tui.app.shared.chat import seats_line
 from trash_tui.app.shared.link import TablesLink
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
+from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.presets import PRESETS
 from trash_tui.tables.protocol import normal_code
 from trash_tui.text import clean
@@ -125,8 +126,8 @@ class TablesScreen(Screen[None]):
         self.offer: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Label("Tables on this server", id="tables-title")
-        yield DataTable(id="tables-list", cursor_type="row", zebra_stripes=True)
+        yield Label("Tables on this server", id="tables-title", markup=False)
+        yield PlainTable(id="tables-list", cursor_type="row", zebra_stripes=True)
         yield Static("", id="tables-line", markup=False)
         yield TrashFooter()
 
@@ -395,35 +396,35 @@ class NewTableScreen(ModalScreen[dict[str, Any] | None]):
             yield Label("A new table (ctrl+s creates it)", id="new-title", markup=False)
             with VerticalScroll(id="new-form"):
                 with Horizontal(classes="new-row"):
-                    yield Label("Name")
+                    yield Label("Name", markup=False)
                     yield Input(value=self.default_name(), max_length=32, id="new-name",
                                 compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Rules")
+                    yield Label("Rules", markup=False)
                     yield Select([(name, name) for name in PRESETS], value="standard",
                                  allow_blank=False, id="new-preset", compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Seats")
+                    yield Label("Seats", markup=False)
                     yield Select([(str(n), n) for n in range(2, 9)], value=4,
                                  allow_blank=False, id="new-count", compact=True)
                 for seat in range(2, 9):
                     with Horizontal(classes="new-row", id=f"new-seat-row-{seat}"):
-                        yield Label(f"Seat {seat}")
+                        yield Label(f"Seat {seat}", markup=False)
                         yield Select([("a friend (open seat)" if kind == "human" else
                                        f"bot: {kind}", kind) for kind in SEAT_KINDS],
                                      value="human" if seat == 2 else "normal",
                                      allow_blank=False, id=f"new-seat-{seat}", compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Listed")
+                    yield Label("Listed", markup=False)
                     yield Select([("public: in everyone's Tables list", True),
                                   ("private: only with its code", False)], value=True,
                                  allow_blank=False, id="new-public", compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Turn clock (s)")
+                    yield Label("Turn clock (s)", markup=False)
                     yield Input(value="60", max_length=4, id="new-clock",
                                 restrict=r"[0-9]*", compact=True)
                 with Horizontal(classes="new-row"):
-                    yield Label("Stand-in bot")
+                    yield Label("Stand-in bot", markup=False)
                     yield Select([(kind, kind) for kind in STAND_INS], value="normal",
                                  allow_blank=False, id="new-stand-in", compact=True)
             yield Static("", id="new-problem", markup=False)

@@ -138,7 +138,8 @@ class TableWaitingScreen(Screen[None]):
         elif op == "chat":
             self.query_one(RichLog).write(chat_text(message))
         elif op == "closed":
-            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.")
+            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.",
+                            markup=False)
             self.app.pop_screen()
 
     def server_notice(self, text: str, seconds: float) -> None:

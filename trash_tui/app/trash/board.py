@@ -149,7 +149,7 @@ class BoardScreen(Screen[None]):
             with Vertical(id="board-side"):
                 yield PileView(id="piles")
                 yield GameLog(id="board-log")
-        yield Static(id="board-status")
+        yield Static(id="board-status", markup=False)
         yield TrashFooter()
         yield DealOverPanel(id="deal-over-panel")
 

@@ -90,9 +90,10 @@ class ReplayScreen(ReplayKeys, Screen[None]):
                 yield PileView(id="replay-piles")
                 yield OptionList(*[Option(Text(deal_option_text(self.cursor, i, self.names)),
                                           id=f"deal-{i}")
-                                   for i in range(self.cursor.deals)], id="replay-deals")
+                                   for i in range(self.cursor.deals)], id="replay-deals",
+                                 markup=False)
                 yield RichLog(id="replay-log", wrap=True, markup=False, min_width=20)
-        yield Static(id="replay-status")
+        yield Static(id="replay-status", markup=False)
         yield TrashFooter()
 
     def on_mount(self) -> None:

@@ -556,7 +556,7 @@ class TableView(Widget):
         self._notice = ""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="table-notice")
+        yield Static(id="table-notice", markup=False)
         yield Container(id="table-seats")
 
     @property
