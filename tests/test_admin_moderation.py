@@ -20,9 +20,11 @@ from admin_helpers import admin, admin_ok, chat, seat_two
 from ssh_helpers import connect, serving
 from table_ssh_helpers import (
     Player,
+    create_table,
     enter_lobby,
     open_tables,
     play,
+    table_of,
     table_server,
     wait_until,
 )
@@ -97,6 +99,24 @@ async def test_say_mute_kick_and_close_at_a_table_in_play(tmp_path: Path) -> Non
     with open_history(tmp_path / "history.sqlite3") as history:
         [row] = history.matches.shared_tables(["closed"])
         assert row["code"] == table.code
+
+
+async def test_a_motd_with_brackets_is_shown_as_typed_and_the_tables_screen_works(
+        tmp_path: Path) -> None:
+    """``trash admin motd "Cup final [/] 8pm"``: a player over SSH sees it as typed in
+    the lobby and under the Tables screen's title, and goes on (creates a table)."""
+    async with table_server(tmp_path) as server:
+        await admin_ok(server, "motd", text="Cup final [/] 8pm [link=x]")
+        ann = Player(server, "Ann")
+        await enter_lobby(ann, server)
+        await ann.sees("Cup final [/] 8pm [link=x]")
+        mark = ann.mark()
+        await open_tables(ann)
+        await ann.sees("Cup final [/] 8pm [link=x]", since=mark)
+        code = await create_table(ann, "standard", 3, 0)
+        assert not ann.ended and table_of(server, code).status == "waiting"
+        assert "MarkupError" not in ann.text()
+        await ann.close()
 
 
 async def test_a_player_muted_in_the_lobby_or_the_tables_screen_is_told_there(
