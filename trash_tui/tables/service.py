@@ -26,9 +26,10 @@ The operator's side (``trash admin``, through the SSH server): a muted player's 
 lines reach nobody (they are told so); ``say`` is a notice to every session (one that
 connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
 session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
-table. Players protect themselves at a table: ``ignore`` hides one person's chat lines from
-them alone, ``report`` sends the operator (log and ``trash admin reports``) a report with
-the table's last chat lines.
+table for good (its host cannot reopen it, and is told so). Players protect themselves at a
+table: ``ignore`` hides one person's chat lines from them alone, ``report`` sends the
+operator (log and ``trash admin reports``) a report with the table's last chat lines, about
+someone there or someone who was (``Table.been``: who sat, watched or chatted, bounded).
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and clo
 BROKEN = ("the server hit an error at this table, so it is saved and closed (its host can "
           "reopen it)")
 DEMOTED = "you sat down at this table in another session: it goes on there"
+OPERATOR_CLOSED = "operator_closed"  # a closed table's config key: the operator closed it
+
+
+def closed_by_operator(row: dict[str, Any]) -> bool:
+    """Whether the stored closed table ``row`` was closed by the server's operator (it
+    stays closed: its host cannot reopen it)."""
+    return isinstance(row.get("config"), dict) and row["config"].get(OPERATOR_CLOSED) is True
 
 
 @dataclass(frozen=True)
@@ -300,11 +308,14 @@ class TableService:
             if isinstance(listener, MatchSaver):
                 listener.context = {"shared_table": table.code, "players": players}
 
-    async def save(self, table: Table, closed: str | None = None) -> None:
+    async def save(self, table: Table, closed: str | None = None,
+                   by_operator: bool = False) -> None:
         """Store the table (``closed``: why it closes, kept with its settings for the
-        lobby of those who hold a seat at it)."""
+        lobby of those who hold a seat at it; ``by_operator``: the server's operator
+        closed it, so it stays closed: its host cannot reopen it)."""
         history = self._history()
-        config = table.config.to_dict() | ({"closed": closed} if closed else {})
+        config = table.config.to_dict() | ({"closed": closed} if closed else {}) | \
+            ({OPERATOR_CLOSED: True} if by_operator else {})
         await self.run(lambda: history.matches.save_table(
             table.id, table.code, table.host, table.status, config,
             [seat.to_dict() for seat in table.seats], table.match_id))
@@ -404,7 +415,8 @@ class TableService:
         identity = client.identity or ""
         closed = await self.run(lambda: history.matches.shared_tables([CLOSED], host=identity))
         client.send({"op": "tables", "tables": self.visible_tables(client),
-                     "closed": [{"id": row["id"], "name": row["config"].get("name", "?")}
+                     "closed": [{"id": row["id"], "name": row["config"].get("name", "?"),
+                                 "operator": closed_by_operator(row)}
                                 for row in closed][-10:]})
 
     def tables_changed(self) -> None:
@@ -560,6 +572,7 @@ class TableService:
         waited = not table.connected
         client.table, client.seat = table, None
         table.spectators.add(client)
+        table.met(client.identity, client.name)
         table.empty_since = None
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
@@ -595,6 +608,7 @@ class TableService:
         table.empty_since = None
         client.table, client.seat = table, seat
         state = table.seats[seat]
+        table.met(client.identity, state.name or client.name)
         was_away = await self.set_away(table, seat, False)
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
@@ -752,17 +766,21 @@ class TableService:
                                                         client.name)
         line = {"op": "chat", "from": name, "watching": client.seat is None, "text": text}
         table.chat.append({**line, "identity": client.identity})
+        table.met(client.identity, name)
         for other in self.audience(table):
             if client.identity not in other.ignored:
                 other.send(line)
 
     def named(self, table: Table, name: str) -> list[str]:
-        """The identities at ``table`` (seated, or watching) shown as ``name``."""
+        """The identities at ``table`` (seated, or watching) shown as ``name``, then those
+        who were at it as ``name`` and left (``Table.been``: a report still finds them)."""
         wanted = clean(name, 40).strip().casefold()
         found = [seat.identity for seat in table.seats
                  if seat.identity is not None and (seat.name or "").casefold() == wanted]
         found += [c.identity for c in table.spectators
                   if c.identity is not None and c.name.casefold() == wanted]
+        found += [identity for identity, shown in reversed(table.been.items())
+                  if shown.casefold() == wanted]
         return list(dict.fromkeys(found))
 
     async def req_ignore(self, client: Client, message: dict[str, Any]) -> None:
@@ -893,8 +911,8 @@ class TableService:
         table = next((t for t in self.tables.values() if t.code == wanted), None)
         if table is None or table.status not in (WAITING, PLAYING, FINISHED):
             return False
-        self.tell(table, f"The server's operator closed this table: {why}.")
-        await self.close_table(table, why)
+        self.tell(table, f"The server's operator closed this table: {why}. It stays closed.")
+        await self.close_table(table, why, by_operator=True)
         return True
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
@@ -914,7 +932,8 @@ class TableService:
             closed.append({"id": row["id"], "name": clean(str(config.get("name", "?")), 32),
                            "why": clean(str(config.get("closed") or ""), 120),
                            "host": clean(str(host or "its host"), 24),
-                           "yours": row["host"] == identity})
+                           "yours": row["host"] == identity,
+                           "operator": closed_by_operator(row)})
         client.send({"op": "mine", "closed": closed, "tables": [
             table.summary() for table in self.tables.values()
             if table.status in (WAITING, PLAYING) and table.seat_of(identity) is not None]})
@@ -926,6 +945,10 @@ class TableService:
         row = next((r for r in rows if r["id"] == message.get("table")), None)
         if row is None:
             raise TableError("you host no closed table of that number")
+        if closed_by_operator(row):
+            why = clean(str(row["config"].get("closed") or ""), 120)
+            raise TableError(f"the server's operator closed that table"
+                             f"{f' ({why})' if why else ''}: it stays closed")
         if sum(1 for t in self.tables.values() if t.host == identity and
                t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
@@ -1113,14 +1136,15 @@ class TableService:
         for client in self.audience(table):
             client.send(table.result)
 
-    async def close_table(self, table: Table, why: str) -> None:
-        """Save and close ``table`` (its host can reopen it while it has a match)."""
+    async def close_table(self, table: Table, why: str, by_operator: bool = False) -> None:
+        """Save and close ``table`` (its host can reopen it while it has a match, unless
+        the server's operator closed it: ``by_operator``)."""
         timer = self.timers.pop(table.id, None)
         if timer is not None:
             timer.cancel()
         if table.status in (WAITING, PLAYING):
             table.status = CLOSED
-            await self.save(table, closed=why)
+            await self.save(table, closed=why, by_operator=by_operator)
         for client in self.audience(table):
             client.send({"op": "closed", "why": why})
             client.table, client.seat = None, None
