@@ -13,9 +13,12 @@ gets is its own seat's observation and the public events, never the seed or a de
 
 Every table and every action is in the history database as it happens, so a restarted
 server restores every unfinished table (``start``), and a player reconnecting finds their
-seat (``welcome`` names it; ``mine`` lists every seat they hold). A table plays on — bots,
-and the stand-in for each seat whose player is away — while anyone is connected to it, a
-seated player or a spectator; with nobody connected it waits, and after
+seat (``welcome`` names it; ``mine`` lists every seat they hold). A restored match holds
+still for up to ``empty_timeout`` at the turn of a player not back since the restart (no
+stand-in plays for them: ``Table.held``), so nobody leaves a match because of the server.
+A table plays on — bots, and the stand-in for each seat whose player is away — while
+anyone is connected to it, a seated player or a spectator; with nobody connected it waits,
+and after
 ``empty_timeout`` it is saved and closed. A step that fails (a bot, a stand-in, the clock)
 is reported and tried again after the bot delay; after ``MAX_FAILURES`` failures in a row
 the table is saved and closed with one line saying why (its host can reopen it).
@@ -78,7 +81,7 @@ from trash_tui.tables.table import (
     new_code,
     numbered,
 )
-from trash_tui.text import clean
+from trash_tui.text import clean, duration
 
 T = TypeVar("T")
 
@@ -291,7 +294,11 @@ class TableService:
         for index, seat in enumerate(table.seats):  # everyone dropped: away until back
             if seat.identity is not None:
                 await self.set_away(table, index, True)
-        table.empty_since = asyncio.get_running_loop().time()
+        now = asyncio.get_running_loop().time()
+        if table.status == PLAYING:  # nobody left because of the server: the table waits
+            table.held = {seat.identity for seat in table.seats if seat.identity}
+            table.held_until = now + self.limits.empty_timeout
+        table.empty_since = now
         self.tables[table.id] = table
         self.pump(table)
         return table
@@ -609,6 +616,7 @@ class TableService:
         client.table, client.seat = table, seat
         state = table.seats[seat]
         table.met(client.identity, state.name or client.name)
+        table.held.discard(client.identity or "")
         was_away = await self.set_away(table, seat, False)
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
@@ -617,6 +625,13 @@ class TableService:
             self.tell(table, f"{state.name} is back.", besides=client)
             client.send({"op": "notice", "text": "You are back at your seat: the stand-in "
                                                  "stopped playing for you."})
+        held = self.still_held(table)
+        if held and table.status == PLAYING:
+            names = ", ".join(table.seats[index].name or "?" for index in held)
+            left = table.held_until - asyncio.get_running_loop().time()
+            client.send({"op": "notice", "text": (
+                f"The server restarted: the table waits up to {duration(left)} for "
+                f"{names}, not back yet (the stand-in plays for nobody meanwhile).")})
         self.pump(table)
         self.broadcast(table)
 
@@ -995,11 +1010,30 @@ class TableService:
         state = table.seats[seat]
         if not controller.seats[seat].is_human:
             self.later(table, delay, self.bot_step)
+        elif seat in self.still_held(table):  # not back since a restart: wait for them
+            self.later(table, table.held_until - loop.time(), self.stop_holding)
         elif state.away or state.identity not in table.members:
             self.later(table, delay, self.stand_in_step)
         elif table.config.clock > 0:
             table.deadline = loop.time() + table.config.clock
             self.later(table, table.config.clock, self.clock_out)
+
+    @staticmethod
+    def still_held(table: Table) -> list[int]:
+        """The seats whose players the table still waits for after a server restart (not
+        back since, and the wait of ``empty_timeout`` not over): no stand-in plays for
+        them, so nobody has left a match because the server restarted."""
+        if not table.held:
+            return []
+        if asyncio.get_running_loop().time() >= table.held_until:
+            table.held.clear()
+            return []
+        return [index for index, seat in enumerate(table.seats) if seat.identity in table.held]
+
+    async def stop_holding(self, table: Table) -> None:
+        """The wait after a restart is over: the stand-in plays for whoever is not back."""
+        table.held.clear()
+        self.pump(table)
 
     def later(self, table: Table, delay: float, step: Callable[[Table], Any]) -> None:
         timer = self.timers.pop(table.id, None)

@@ -185,6 +185,10 @@ class Table:
     chat: deque[dict[str, Any]] = field(  # the last chat lines, for those who arrive later
         default_factory=lambda: deque(maxlen=CHAT_KEPT))
     been: dict[str, str] = field(default_factory=dict)  # identity -> name, who was here
+    # after a server restart: the players not back yet, whose turn the table waits at (no
+    # stand-in plays for them) until ``held_until`` (loop time)
+    held: set[str] = field(default_factory=set)
+    held_until: float = 0.0
 
     def met(self, identity: str | None, name: str) -> None:
         """``identity`` was at the table (sat, watched or chatted) as ``name``: a report
