@@ -98,7 +98,7 @@ async def test_after_a_server_restart_the_table_holds_still_until_its_players_ar
         ann = await TableClient.connect(service, "key:ann")
         await ann.send({"op": "join", "table": table.id})
         await ann.wait_for("update", lambda m: m["reset"])
-        told = await ann.wait_for("notice", lambda m: "restarted" in m["text"])
+        told = await ann.wait_for("notice", lambda m: "back at your seat" in m["text"])
         assert "waits up to 10 minutes" in told["text"] and "Bob" in told["text"]
         for _ in range(200):  # Ann plays her turns; the table stops at Bob's
             await ann.drain(0.01)

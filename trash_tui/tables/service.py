@@ -623,15 +623,14 @@ class TableService:
         self.send_earlier_chat(table, client)
         if was_away and table.status == PLAYING:
             self.tell(table, f"{state.name} is back.", besides=client)
-            client.send({"op": "notice", "text": "You are back at your seat: the stand-in "
-                                                 "stopped playing for you."})
-        held = self.still_held(table)
-        if held and table.status == PLAYING:
-            names = ", ".join(table.seats[index].name or "?" for index in held)
-            left = table.held_until - asyncio.get_running_loop().time()
-            client.send({"op": "notice", "text": (
-                f"The server restarted: the table waits up to {duration(left)} for "
-                f"{names}, not back yet (the stand-in plays for nobody meanwhile).")})
+            text = "You are back at your seat: the stand-in stopped playing for you."
+            held = self.still_held(table)
+            if held:
+                names = ", ".join(table.seats[index].name or "?" for index in held)
+                left = table.held_until - asyncio.get_running_loop().time()
+                text += (f" The server restarted: the table waits up to {duration(left)} "
+                         f"for {names}, not back yet (no stand-in plays for them meanwhile).")
+            client.send({"op": "notice", "text": text})
         self.pump(table)
         self.broadcast(table)
 
