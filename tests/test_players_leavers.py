@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from players_helpers import finish, fixed_anchors
-from table_helpers import TableClient, name_player, play_out, running_service
+from table_helpers import FAST, TableClient, name_player, play_out, running_service
 from textual.app import App
 
 from trash_tui.app.screens.history import HistoryScreen
@@ -83,11 +84,49 @@ async def test_a_player_who_reconnects_to_the_seat_is_not_a_leaver(tmp_path: Pat
         assert rated(history, row.id)[1] == {"rank": places[1], "player": "key:bob"}
 
 
-async def test_players_still_away_after_a_server_restart_are_leavers_until_back(
+async def test_after_a_server_restart_the_table_holds_still_until_its_players_are_back(
         tmp_path: Path) -> None:
+    """A restart makes nobody a leaver: the stand-in plays for no seat whose player is not
+    back since the restart (the table waits at their turn); once both are back, the match
+    goes on and ends with their own places."""
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
     async with running_service(tmp_path) as service:
         await seated_pair(service)
     async with running_service(tmp_path) as service:
+        [table] = service.tables.values()
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "join", "table": table.id})
+        await ann.wait_for("update", lambda m: m["reset"])
+        told = await ann.wait_for("notice", lambda m: "back at your seat" in m["text"])
+        assert "waits up to 10 minutes" in told["text"] and "Bob" in told["text"]
+        for _ in range(200):  # Ann plays her turns; the table stops at Bob's
+            await ann.drain(0.01)
+            legal = ann.my_turn()
+            if legal:
+                await ann.send({"op": "act", "action": min(legal),
+                                "at": ann.last_update()["actions"]})
+        assert table.controller.to_move == 1 and not table.controller.over
+        before = len(table.controller.actions)
+        await asyncio.sleep(0.5)
+        assert len(table.controller.actions) == before  # no stand-in moved for Bob
+        bob = await TableClient.connect(service, "key:bob")
+        await bob.send({"op": "join", "table": table.id})
+        await bob.wait_for("update", lambda m: m["reset"])
+        last = await play_out([ann, bob])
+        places = last["state"]["result"]["places"]
+        await asyncio.sleep(0.1)
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:bob")
+        assert rated(history, row.id)[1] == {"rank": places[1], "player": "key:bob"}
+
+
+async def test_a_player_not_back_when_the_restarted_table_stops_waiting_is_a_leaver(
+        tmp_path: Path) -> None:
+    async with running_service(tmp_path) as service:
+        await seated_pair(service)
+    limits = replace(FAST, empty_timeout=1.0)  # the table waits this long for its players
+    async with running_service(tmp_path, limits) as service:
         [table] = service.tables.values()
         ann = await TableClient.connect(service, "key:ann")
         await ann.send({"op": "join", "table": table.id})

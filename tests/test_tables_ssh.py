@@ -226,9 +226,16 @@ async def test_a_restarted_server_restores_the_table_and_a_player_goes_on(tmp_pa
         ann = Player(server, "Ann", ann.key)
         await ann.connect(server)
         await ann.sees("You are back at your seat")
-        await ann.sees("Your move, Ann", "is playing")
-        await play(table, [ann], lambda: actions_of(table) >= played + 6)
-        assert table.seats[1].away  # Bob is not back: the stand-in plays for him
+        await ann.sees("waits up to 10 minutes for Bob")  # the restart made no leaver
+        bob_seat = table.seat_of(bob.identity)
+        await play(table, [ann], lambda: table.controller.to_move == bob_seat)
+        held = actions_of(table)
+        await asyncio.sleep(1.0)
+        assert actions_of(table) == held  # no stand-in plays for Bob: the table waits
+        bob = Player(server, "Bob", bob.key)
+        await bob.connect(server)
+        await bob.sees("You are back at your seat")
+        await play(table, [ann, bob], lambda: actions_of(table) >= played + 6)
         with open_history(server.config.history) as history:
             [row] = history.matches.of_player(ann.identity)
             assert row.id == match_id and row.actions == actions_of(table)

@@ -13,6 +13,7 @@ it is printed, drawn or logged:
   name or a message shown to a player.
 
 Both take an optional ``limit`` on the length of the result (a ``…`` marks the cut).
+(And ``duration``: a time in words, as the program's own texts say it.)
 """
 
 from __future__ import annotations
@@ -62,3 +63,12 @@ def clean(text: object, limit: int | None = None) -> str:
         return _cut(value, limit)
     return _cut("".join(" " if c in _SPACES else c for c in value
                         if c in _SPACES or not is_unsafe(c)), limit)
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in words: "45 seconds", "1 minute", "10 minutes"."""
+    if seconds < 90:
+        count, unit = round(seconds), "second"
+    else:
+        count, unit = round(seconds / 60), "minute"
+    return f"{count} {unit}{'' if count == 1 else 's'}"

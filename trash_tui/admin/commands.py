@@ -166,6 +166,10 @@ class AdminCommands:
             if not pairs:
                 raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
                                  "SHA256:... or an address)")
+            if len(pairs) > 1:  # a name is anyone's to take: never sanction a stranger
+                keys = ", ".join(clean(key, 60) for key, _ in pairs)
+                raise AdminError(f"{len(pairs)} players are called {clean(target, 60)!r}: "
+                                 f"{action} one by its key ({keys})")
             for key, name in pairs:
                 if is_guest(key) and action == BAN:
                     # a guest is new at every connection: its address is what comes back

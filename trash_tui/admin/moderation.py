@@ -2,9 +2,10 @@
 of sanctions in force (kept in memory, the history database being their record).
 
 A target is a key (``SHA256:...`` fingerprint, or ``password:USER``), an address (one IP
-address, or a network such as ``203.0.113.0/24``) or a display name (resolved to the keys
-registered with it when the sanction is made). ``--for`` durations are ``90s``, ``30m``,
-``1h``, ``7d``, ``2w`` (or a sum such as ``1d12h``); none: for good.
+address, or a network such as ``203.0.113.0/24``) or a display name (resolved to the key
+registered with it when the sanction is made; a name two players took is refused with
+their keys, so a stranger who took the same name is never hit). ``--for`` durations are
+``90s``, ``30m``, ``1h``, ``7d``, ``2w`` (or a sum such as ``1d12h``); none: for good.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ import re
 import textwrap
 from dataclasses import dataclass
 
+from trash_tui.text import duration
+
 #: The exit status ``ssh`` returns after the server stopped the session (EX_TEMPFAIL:
 #: a temporary failure, try again later).
 STOPPED_EXIT_STATUS = 75
@@ -78,15 +80,6 @@ def come_back(address: tuple[str, int] | None, code: str | None = None) -> str |
             f"{'' if code is None else f'{code}@'}{host}")
 
 
-def duration(seconds: float) -> str:
-    """``seconds`` in words: "45 seconds", "1 minute", "10 minutes"."""
-    if seconds < 90:
-        count, unit = round(seconds), "second"
-    else:
-        count, unit = round(seconds / 60), "minute"
-    return f"{count} {unit}{'' if count == 1 else 's'}"
-
-
 @dataclass(frozen=True)
 class SeatKept:
     """A seat the player holds at a shared table: its name, join code, whether its match
@@ -105,9 +98,10 @@ SAVED = ("Nothing is lost: every match is saved after every move (c in the lobby
 def stopping_text(seat: SeatKept | None, command: str | None,
                   notice: str | None = None) -> list[str]:
     """The paragraphs for a player whose session ends because the server stops (restarts).
-    What becomes of a seat is what a restarted server does: every seat is away until its
-    player is back; the table waits while nobody is back, for ``empty_timeout``; once
-    someone is, the stand-in plays for the others."""
+    What becomes of a seat is what a restarted server does: the table waits up to
+    ``empty_timeout`` for its players, and no stand-in plays for one not back yet (the
+    table waits at their turn), so nobody leaves a match because of the restart; after
+    that wait, the stand-in plays for whoever is still not back."""
     said = ["trash: the server is stopping, as its operator asked (usually to restart "
             "it): this session has ended. It is not a crash."]
     if notice:
@@ -117,8 +111,8 @@ def stopping_text(seat: SeatKept | None, command: str | None,
     elif seat.playing:
         said.append(f"Your seat at {seat.table} (code {seat.code}) is kept. When the "
                     f"server is back, the table waits up to {duration(seat.empty_timeout)} "
-                    "for its players; once one of them is back, the stand-in plays for "
-                    "those who are not yet.")
+                    "for its players (no stand-in plays for you meanwhile); after that, "
+                    "the stand-in plays for whoever is not back.")
     else:
         said.append(f"Your seat at {seat.table} (code {seat.code}) is kept: when the "
                     f"server is back, the table waits up to {duration(seat.empty_timeout)} "

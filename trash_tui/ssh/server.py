@@ -349,6 +349,7 @@ class GameConnection(asyncssh.SSHServer):
         self.holds_slot = False  # counted in the server's connection slots
         self.deadline: asyncio.TimerHandle | None = None  # to open a session
         self.refused: str | None = None
+        self.refused_key: str | None = None  # the banned key this connection was refused
         self.quiet = False  # end without a log line
 
     # --- the connection ------------------------------------------------------------------
@@ -396,7 +397,8 @@ class GameConnection(asyncssh.SSHServer):
         else:
             ended = "disconnected" + ("" if self.player else " before login")
         self.state.log.write(LogEntry("connection", self.peer, ended,
-                                      time.monotonic() - self.started, self.player))
+                                      time.monotonic() - self.started,
+                                      self.player or self.refused_key))
 
     def close(self) -> None:
         if self.conn is not None:
@@ -444,6 +446,7 @@ class GameConnection(asyncssh.SSHServer):
         if sanction is None or self.conn is None:
             return False
         self.refused = "banned"
+        self.refused_key = key  # logged: which key came back
         self.conn.disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT,
                              f"trash: {sanction.line()}")
         return True

@@ -13,9 +13,12 @@ gets is its own seat's observation and the public events, never the seed or a de
 
 Every table and every action is in the history database as it happens, so a restarted
 server restores every unfinished table (``start``), and a player reconnecting finds their
-seat (``welcome`` names it; ``mine`` lists every seat they hold). A table plays on — bots,
-and the stand-in for each seat whose player is away — while anyone is connected to it, a
-seated player or a spectator; with nobody connected it waits, and after
+seat (``welcome`` names it; ``mine`` lists every seat they hold). A restored match holds
+still for up to ``empty_timeout`` at the turn of a player not back since the restart (no
+stand-in plays for them: ``Table.held``), so nobody leaves a match because of the server.
+A table plays on — bots, and the stand-in for each seat whose player is away — while
+anyone is connected to it, a seated player or a spectator; with nobody connected it waits,
+and after
 ``empty_timeout`` it is saved and closed. A step that fails (a bot, a stand-in, the clock)
 is reported and tried again after the bot delay; after ``MAX_FAILURES`` failures in a row
 the table is saved and closed with one line saying why (its host can reopen it).
@@ -27,9 +30,10 @@ lines reach nobody (they are told so at once, wherever they are, by ``tell_playe
 again at each line they try); ``say`` is a notice to every session (one that
 connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
 session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
-table. Players protect themselves at a table: ``ignore`` hides one person's chat lines from
-them alone, ``report`` sends the operator (log and ``trash admin reports``) a report with
-the table's last chat lines.
+table for good (its host cannot reopen it, and is told so). Players protect themselves at a
+table: ``ignore`` hides one person's chat lines from them alone, ``report`` sends the
+operator (log and ``trash admin reports``) a report with the table's last chat lines, about
+someone there or someone who was (``Table.been``: who sat, watched or chatted, bounded).
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ from trash_tui.tables.table import (
     new_code,
     numbered,
 )
-from trash_tui.text import clean
+from trash_tui.text import clean, duration
 
 T = TypeVar("T")
 
@@ -95,6 +99,13 @@ MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and clo
 BROKEN = ("the server hit an error at this table, so it is saved and closed (its host can "
           "reopen it)")
 DEMOTED = "you sat down at this table in another session: it goes on there"
+OPERATOR_CLOSED = "operator_closed"  # a closed table's config key: the operator closed it
+
+
+def closed_by_operator(row: dict[str, Any]) -> bool:
+    """Whether the stored closed table ``row`` was closed by the server's operator (it
+    stays closed: its host cannot reopen it)."""
+    return isinstance(row.get("config"), dict) and row["config"].get(OPERATOR_CLOSED) is True
 
 
 @dataclass(frozen=True)
@@ -285,7 +296,11 @@ class TableService:
         for index, seat in enumerate(table.seats):  # everyone dropped: away until back
             if seat.identity is not None:
                 await self.set_away(table, index, True)
-        table.empty_since = asyncio.get_running_loop().time()
+        now = asyncio.get_running_loop().time()
+        if table.status == PLAYING:  # nobody left because of the server: the table waits
+            table.held = {seat.identity for seat in table.seats if seat.identity}
+            table.held_until = now + self.limits.empty_timeout
+        table.empty_since = now
         self.tables[table.id] = table
         self.pump(table)
         return table
@@ -302,11 +317,14 @@ class TableService:
             if isinstance(listener, MatchSaver):
                 listener.context = {"shared_table": table.code, "players": players}
 
-    async def save(self, table: Table, closed: str | None = None) -> None:
+    async def save(self, table: Table, closed: str | None = None,
+                   by_operator: bool = False) -> None:
         """Store the table (``closed``: why it closes, kept with its settings for the
-        lobby of those who hold a seat at it)."""
+        lobby of those who hold a seat at it; ``by_operator``: the server's operator
+        closed it, so it stays closed: its host cannot reopen it)."""
         history = self._history()
-        config = table.config.to_dict() | ({"closed": closed} if closed else {})
+        config = table.config.to_dict() | ({"closed": closed} if closed else {}) | \
+            ({OPERATOR_CLOSED: True} if by_operator else {})
         await self.run(lambda: history.matches.save_table(
             table.id, table.code, table.host, table.status, config,
             [seat.to_dict() for seat in table.seats], table.match_id))
@@ -406,7 +424,8 @@ class TableService:
         identity = client.identity or ""
         closed = await self.run(lambda: history.matches.shared_tables([CLOSED], host=identity))
         client.send({"op": "tables", "tables": self.visible_tables(client),
-                     "closed": [{"id": row["id"], "name": row["config"].get("name", "?")}
+                     "closed": [{"id": row["id"], "name": row["config"].get("name", "?"),
+                                 "operator": closed_by_operator(row)}
                                 for row in closed][-10:]})
 
     def tables_changed(self) -> None:
@@ -562,6 +581,7 @@ class TableService:
         waited = not table.connected
         client.table, client.seat = table, None
         table.spectators.add(client)
+        table.met(client.identity, client.name)
         table.empty_since = None
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
@@ -597,14 +617,22 @@ class TableService:
         table.empty_since = None
         client.table, client.seat = table, seat
         state = table.seats[seat]
+        table.met(client.identity, state.name or client.name)
+        table.held.discard(client.identity or "")
         was_away = await self.set_away(table, seat, False)
         await self.save(table)
         client.send(self.update_for(table, client, reset=True))
         self.send_earlier_chat(table, client)
         if was_away and table.status == PLAYING:
             self.tell(table, f"{state.name} is back.", besides=client)
-            client.send({"op": "notice", "text": "You are back at your seat: the stand-in "
-                                                 "stopped playing for you."})
+            text = "You are back at your seat: the stand-in stopped playing for you."
+            held = self.still_held(table)
+            if held:
+                names = ", ".join(table.seats[index].name or "?" for index in held)
+                left = table.held_until - asyncio.get_running_loop().time()
+                text += (f" The server restarted: the table waits up to {duration(left)} "
+                         f"for {names}, not back yet (no stand-in plays for them meanwhile).")
+            client.send({"op": "notice", "text": text})
         self.pump(table)
         self.broadcast(table)
 
@@ -754,17 +782,21 @@ class TableService:
                                                         client.name)
         line = {"op": "chat", "from": name, "watching": client.seat is None, "text": text}
         table.chat.append({**line, "identity": client.identity})
+        table.met(client.identity, name)
         for other in self.audience(table):
             if client.identity not in other.ignored:
                 other.send(line)
 
     def named(self, table: Table, name: str) -> list[str]:
-        """The identities at ``table`` (seated, or watching) shown as ``name``."""
+        """The identities at ``table`` (seated, or watching) shown as ``name``, then those
+        who were at it as ``name`` and left (``Table.been``: a report still finds them)."""
         wanted = clean(name, 40).strip().casefold()
         found = [seat.identity for seat in table.seats
                  if seat.identity is not None and (seat.name or "").casefold() == wanted]
         found += [c.identity for c in table.spectators
                   if c.identity is not None and c.name.casefold() == wanted]
+        found += [identity for identity, shown in reversed(table.been.items())
+                  if shown.casefold() == wanted]
         return list(dict.fromkeys(found))
 
     async def req_ignore(self, client: Client, message: dict[str, Any]) -> None:
@@ -898,8 +930,8 @@ class TableService:
         table = next((t for t in self.tables.values() if t.code == wanted), None)
         if table is None or table.status not in (WAITING, PLAYING, FINISHED):
             return False
-        self.tell(table, f"The server's operator closed this table: {why}.")
-        await self.close_table(table, why)
+        self.tell(table, f"The server's operator closed this table: {why}. It stays closed.")
+        await self.close_table(table, why, by_operator=True)
         return True
 
     async def req_mine(self, client: Client, message: dict[str, Any]) -> None:
@@ -919,7 +951,8 @@ class TableService:
             closed.append({"id": row["id"], "name": clean(str(config.get("name", "?")), 32),
                            "why": clean(str(config.get("closed") or ""), 120),
                            "host": clean(str(host or "its host"), 24),
-                           "yours": row["host"] == identity})
+                           "yours": row["host"] == identity,
+                           "operator": closed_by_operator(row)})
         client.send({"op": "mine", "closed": closed, "tables": [
             table.summary() for table in self.tables.values()
             if table.status in (WAITING, PLAYING) and table.seat_of(identity) is not None]})
@@ -931,6 +964,10 @@ class TableService:
         row = next((r for r in rows if r["id"] == message.get("table")), None)
         if row is None:
             raise TableError("you host no closed table of that number")
+        if closed_by_operator(row):
+            why = clean(str(row["config"].get("closed") or ""), 120)
+            raise TableError(f"the server's operator closed that table"
+                             f"{f' ({why})' if why else ''}: it stays closed")
         if sum(1 for t in self.tables.values() if t.host == identity and
                t.status in (WAITING, PLAYING)) >= self.limits.tables_per_player:
             raise TableError(f"you host {self.limits.tables_per_player} open tables already")
@@ -977,11 +1014,30 @@ class TableService:
         state = table.seats[seat]
         if not controller.seats[seat].is_human:
             self.later(table, delay, self.bot_step)
+        elif seat in self.still_held(table):  # not back since a restart: wait for them
+            self.later(table, table.held_until - loop.time(), self.stop_holding)
         elif state.away or state.identity not in table.members:
             self.later(table, delay, self.stand_in_step)
         elif table.config.clock > 0:
             table.deadline = loop.time() + table.config.clock
             self.later(table, table.config.clock, self.clock_out)
+
+    @staticmethod
+    def still_held(table: Table) -> list[int]:
+        """The seats whose players the table still waits for after a server restart (not
+        back since, and the wait of ``empty_timeout`` not over): no stand-in plays for
+        them, so nobody has left a match because the server restarted."""
+        if not table.held:
+            return []
+        if asyncio.get_running_loop().time() >= table.held_until:
+            table.held.clear()
+            return []
+        return [index for index, seat in enumerate(table.seats) if seat.identity in table.held]
+
+    async def stop_holding(self, table: Table) -> None:
+        """The wait after a restart is over: the stand-in plays for whoever is not back."""
+        table.held.clear()
+        self.pump(table)
 
     def later(self, table: Table, delay: float, step: Callable[[Table], Any]) -> None:
         timer = self.timers.pop(table.id, None)
@@ -1118,14 +1174,15 @@ class TableService:
         for client in self.audience(table):
             client.send(table.result)
 
-    async def close_table(self, table: Table, why: str) -> None:
-        """Save and close ``table`` (its host can reopen it while it has a match)."""
+    async def close_table(self, table: Table, why: str, by_operator: bool = False) -> None:
+        """Save and close ``table`` (its host can reopen it while it has a match, unless
+        the server's operator closed it: ``by_operator``)."""
         timer = self.timers.pop(table.id, None)
         if timer is not None:
             timer.cancel()
         if table.status in (WAITING, PLAYING):
             table.status = CLOSED
-            await self.save(table, closed=why)
+            await self.save(table, closed=why, by_operator=by_operator)
         for client in self.audience(table):
             client.send({"op": "closed", "why": why})
             client.table, client.seat = None, None

@@ -37,6 +37,7 @@ MIN_SEATS, MAX_SEATS = 2, 8
 NAME_LENGTH = 32
 WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
 CHAT_KEPT = 20  # chat lines a table keeps for those who arrive later
+BEEN_KEPT = 64  # people a table remembers having been at it (to report them after they left)
 
 
 class TableError(ValueError):
@@ -183,6 +184,21 @@ class Table:
     opened: float = field(default_factory=time.time)  # when it was opened (or restored)
     chat: deque[dict[str, Any]] = field(  # the last chat lines, for those who arrive later
         default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    been: dict[str, str] = field(default_factory=dict)  # identity -> name, who was here
+    # after a server restart: the players not back yet, whose turn the table waits at (no
+    # stand-in plays for them) until ``held_until`` (loop time)
+    held: set[str] = field(default_factory=set)
+    held_until: float = 0.0
+
+    def met(self, identity: str | None, name: str) -> None:
+        """``identity`` was at the table (sat, watched or chatted) as ``name``: a report
+        finds them after they left. The last ``BEEN_KEPT`` people are kept."""
+        if not identity:
+            return
+        self.been.pop(identity, None)
+        self.been[identity] = name
+        while len(self.been) > BEEN_KEPT:
+            del self.been[next(iter(self.been))]
 
     @property
     def connected(self) -> bool:

@@ -6,7 +6,8 @@ the unfinished match, and the way to the other screens (history, tournaments, se
 rules help). Over SSH, the lobby asks the table service which shared tables the player
 holds a seat at (``mine``): with no unfinished match of its own, it names that table and
 ``c`` goes back to it; with none open, it names the last table where the player's seat
-was when it closed (nobody at it, say), and who can reopen it. The form starts from the
+was when it closed (nobody at it, say), and who can reopen it (nobody, when the server's
+operator closed it: it stays closed). The form starts from the
 user's settings; while it is left as the settings say, the settings' own line-up (mixed
 levels, bot tables) is used as it is. What the lobby has to say (a choice it refuses, a
 match waiting) is a line in its box (``say``), not a toast over the footer; it goes when
@@ -390,7 +391,8 @@ class LobbyScreen(Screen[None]):
         table = self.closed_held or {}
         name = clean(str(table.get("name") or "a shared table"), 32)
         why = clean(str(table.get("why") or ""), 60)
-        reopen = ("o in Tables reopens it" if table.get("yours") else
+        reopen = ("it stays closed" if table.get("operator") else
+                  "o in Tables reopens it" if table.get("yours") else
                   f"its host, {clean(str(table.get('host') or '?'), 24)}, can reopen it")
         return f"{name}, where you had a seat, closed{f' ({why})' if why else ''}: {reopen}."
 

@@ -6,7 +6,8 @@ its host, its rules in short, its seats (humans, open seats, bot levels), its st
 how many watch. ``n`` creates a table
 (``NewTableScreen``: a name, the rules, the seats, public or private, the turn clock),
 ``enter`` joins the selected table (or goes back to one's seat), ``w`` watches it, ``j``
-joins or watches by a code a friend gave, ``o`` reopens one's own closed table, ``esc``
+joins or watches by a code a friend gave, ``o`` reopens one's own closed table (not one
+the server's operator closed: that one stays closed, and the line says so), ``esc``
 goes back to the lobby. Opened for a request (a join by the code in the SSH user name),
 it may come before the link is up (the app puts it under the first screen, so no other
 screen shows meanwhile): until the answer its line says which table it is joining, and
@@ -249,9 +250,13 @@ class TablesScreen(Screen[None]):
             text = "No open table yet: press n to create one, or j to join with a code."
         else:
             text = "enter joins the selected table, w watches it, n creates one."
-        if self.closed:
-            names = ", ".join(clean(t["name"], 20) for t in self.closed[-3:])
+        reopenable = self.reopenable()
+        if reopenable:
+            names = ", ".join(clean(str(t["name"]), 20) for t in reopenable[-3:])
             text += f"\nYour closed tables (o reopens the last): {names}"
+        elif self.closed:
+            names = ", ".join(clean(str(t["name"]), 20) for t in self.closed[-3:])
+            text += f"\nThe server's operator closed {names}: it stays closed."
         self.query_one("#tables-line", Static).update(text)
 
     def say(self, text: str) -> None:
@@ -307,9 +312,17 @@ class TablesScreen(Screen[None]):
             op, code = answer
             self.ask({"op": op, "code": code})
 
+    def reopenable(self) -> list[dict[str, Any]]:
+        """One's closed tables one may reopen (not those the server's operator closed)."""
+        return [table for table in self.closed if not table.get("operator")]
+
     def action_reopen(self) -> None:
-        if self.closed:
-            self.ask({"op": "reopen", "table": self.closed[-1]["id"]})
+        reopenable = self.reopenable()
+        if reopenable:
+            self.ask({"op": "reopen", "table": reopenable[-1]["id"]})
+        elif self.closed:
+            name = clean(str(self.closed[-1].get("name", "?")), 20)
+            self.say(f"The server's operator closed {name}: it stays closed.")
         else:
             self.say("You have no closed table to reopen.")
 
