@@ -126,7 +126,7 @@ def test_a_tournament_of_stalling_bots_goes_on_with_their_forfeits(
         folder: Path, sandbox: bool) -> None:
     # the entrants' folder apart from the organiser's (which a sandbox never shows)
     bots = "".join(f'[[bots]]\nname = "{name}"\ncommand = ["{sys.executable}", "{name}.py"]\n'
-                   f'cwd = "{folder}"\nmove_limit = 1\n\n'
+                   f'cwd = "{folder}"\nmove_limit = 0.3\n\n'
                    for name in ("silent", "close_stdout", "partial_line"))
     organiser = folder.parent
     (organiser / "t.toml").write_text(
