@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -63,3 +65,37 @@ async def test_a_burst_of_fifty_requests_is_answered_in_full(tmp_path: Path) -> 
                                              for _ in range(50)])
         assert [reply.get("error") for reply in answers if not reply["ok"]] == []
         assert server.state.console.refused > 0 or MAX_CONNECTIONS >= 50  # it was a crowd
+
+
+async def test_half_open_metrics_connections_hold_no_thread_and_a_scrape_goes_through(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """200 connections that send half a request and wait: the endpoint gives none of them
+    a thread of its own, a scrape meanwhile is answered at once, and each of them is cut
+    off after the endpoint's timeout."""
+    from trash_tui.admin import metrics
+
+    monkeypatch.setattr(metrics, "SCRAPE_TIMEOUT", 2.0, raising=False)
+    async with serving(tmp_path, metrics=("127.0.0.1", 0)) as server:
+        host, _, port = str(server.state.metrics_address).rpartition(":")
+        threads = threading.active_count()
+        held = []
+        for _ in range(200):
+            reader, writer = await asyncio.open_connection(host, int(port))
+            writer.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")  # never ends
+            held.append((reader, writer))
+        await asyncio.sleep(0.5)
+        assert threading.active_count() - threads < 20
+        started = time.monotonic()
+        status, body = await asyncio.to_thread(scrape, f"http://{host}:{port}/metrics")
+        assert status == 200 and "trash_moves_total" in body
+        assert time.monotonic() - started < 2.0
+        # every half-sent request is cut off after the timeout (the server closes it)
+        ends = await asyncio.wait_for(asyncio.gather(*(r.read() for r, _ in held)), 10)
+        assert all(b" 200 " not in end for end in ends)
+        for _, writer in held:
+            writer.close()
+
+
+def scrape(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return answer.status, answer.read().decode()

@@ -814,8 +814,7 @@ async def _start_operator_side(state: ServerState) -> None:
     if state.config.metrics is not None:
         host, port = state.config.metrics
         try:
-            port = await asyncio.get_running_loop().run_in_executor(
-                None, state.metrics.serve, host, port)
+            port = await state.metrics.serve(host, port)
         except OSError as exc:
             raise ServeError(f"metrics: cannot listen on {host}:{port}: "
                              f"{exc.strerror or exc}") from None
