@@ -40,3 +40,25 @@ async def test_host_double_colon_takes_ipv4_and_ipv6_clients(tmp_path: Path, cli
         pytest.skip("this machine has no ::1")
     async with serving(tmp_path, host="::") as server:
         assert await reaches(client, server.port)
+
+
+async def test_the_history_database_and_its_wal_and_shm_are_for_their_owner_only(
+        tmp_path: Path) -> None:
+    """Reports, chat, bans and keys are in it: made 0600, and an old 0644 one is closed
+    up at start."""
+    async with serving(tmp_path):
+        pass
+    history = tmp_path / "history.sqlite3"
+    for path in tmp_path.glob("history.sqlite3*"):
+        path.chmod(0o644)  # as an older version left them
+    async with serving(tmp_path) as server:
+        await server.state.tables.run(lambda: None)
+        files = [history, *(history.with_name(history.name + end) for end in ("-wal", "-shm"))]
+        modes = {path.name: oct(path.stat().st_mode & 0o777) for path in files}
+        assert modes == {path.name: "0o600" for path in files}
+    fresh = tmp_path / "new"
+    fresh.mkdir()
+    async with serving(fresh) as server:
+        files = sorted(fresh.glob("history.sqlite3*"))
+        assert len(files) == 3
+        assert {oct(path.stat().st_mode & 0o777) for path in files} == {"0o600"}
