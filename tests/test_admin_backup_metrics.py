@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import subprocess
+import sys
 import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
 import pytest
-from admin_helpers import admin, admin_ok
+from admin_helpers import admin_ok
 from prometheus_client.parser import text_string_to_metric_families
 from ssh_helpers import connect, serving
 from table_helpers import TableClient, play_out
@@ -91,12 +93,14 @@ async def backup_while_playing(server: RunningServer, tmp_path: Path) -> None:
                      min(map(len, saved_moves(database).values())) >= 20, 30,
                      what="four matches under way")
     before = saved_moves(database)
-    reply = await admin_ok(server, "backup", file=str(tmp_path / "copy.sqlite3"))
+    copy = tmp_path / "copy.sqlite3"
+    ran = await asyncio.to_thread(trash_admin_backup, server, copy)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("backed up 4 matches") and f"to {copy}" in ran.stdout
     after = saved_moves(database)
     moves = sum(map(len, before.values()))  # the tables play on (a backup stops nothing)
     await wait_until(lambda: sum(map(len, saved_moves(database).values())) > moves + 8, 20,
                      what="the tables to play on")
-    copy = tmp_path / "copy.sqlite3"
     db = sqlite3.connect(copy)
     assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
@@ -105,9 +109,16 @@ async def backup_while_playing(server: RunningServer, tmp_path: Path) -> None:
         assert copied[match_id][:len(numbers)] == numbers  # every move saved before
         assert copied[match_id] == list(range(len(copied[match_id])))  # and whole
         assert len(copied[match_id]) <= len(after[match_id])
-    assert reply["data"]["matches"] == 4
-    again = await admin(server, "backup", file=str(copy))
-    assert not again["ok"] and "exists" in again["error"]  # never overwritten
+    again = await asyncio.to_thread(trash_admin_backup, server, copy)
+    assert again.returncode == 2 and "exists" in again.stderr  # never overwritten
+    assert not [p.name for p in database.parent.iterdir() if p.name.startswith(".backup")]
+
+
+def trash_admin_backup(server: RunningServer, file: Path) -> subprocess.CompletedProcess[str]:
+    """``trash admin backup FILE``, the real console: it writes the file itself."""
+    return subprocess.run([sys.executable, "-m", "trash_tui.cli.main", "admin", "--socket",
+                           str(server.config.admin_path), "backup", str(file)],
+                          capture_output=True, text=True, timeout=120)
 
 
 async def test_the_metrics_endpoint_speaks_prometheus_and_its_counters_move(

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 from typing import Any
 
 from trash_tui.admin import store
-from trash_tui.admin.backup import BackupError, backup_database
+from trash_tui.admin.backup import BackupError, backup_database, spool_file
 from trash_tui.admin.console import AdminError
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
@@ -333,18 +332,21 @@ class AdminCommands:
         return "\n".join(lines), f
 
     async def do_backup(self, args: dict[str, Any]) -> tuple[str, Any]:
-        target = args.get("file")
-        if not isinstance(target, str) or not target or "\0" in target:
-            raise AdminError("file is the path of the new backup")
-        path = Path(target)
-        if not path.is_absolute():
-            raise AdminError("file must be an absolute path (trash admin makes it one)")
+        """A checked copy of the database in a spool file of its folder (the one place the
+        server may surely write); ``trash admin backup FILE`` copies it to FILE itself and
+        removes it."""
+        if args.get("file") is not None:
+            raise AdminError("the console writes the backup file itself: run trash admin "
+                             "backup FILE")
+        database = self.state.config.history
         try:
-            info = await asyncio.to_thread(backup_database, self.state.config.history, path)
+            spool = await asyncio.to_thread(spool_file, database)
+            info = await asyncio.to_thread(backup_database, database, spool)
         except BackupError as exc:
-            raise AdminError(str(exc)) from None
+            raise AdminError(f"{exc} (the server writes the backup in its data folder "
+                             "first: it needs room there)") from None
         return (f"backed up {info['matches']} matches, {info['actions']} moves "
-                f"({info['bytes']} bytes, {info['seconds']} s) to {info['file']}", info)
+                f"({info['bytes']} bytes, {info['seconds']} s)", info)
 
 
 def _in(address: str, network: Any) -> bool:

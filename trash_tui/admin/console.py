@@ -9,8 +9,11 @@ own user only, bounded in every way a stranger could use it.
   line ``{"ok": true, "text": ..., "data": ...}`` or ``{"ok": false, "error": ONE LINE}``.
   Garbage, a line too long or too slow gets the one-line error and the connection closes;
   the server is not disturbed.
-- At most ``MAX_CONNECTIONS`` connections at once (more are told so and closed), and a
-  command has ``COMMAND_TIMEOUT`` s.
+- At most ``MAX_CONNECTIONS`` connections at once (more are told ``BUSY`` and closed;
+  ``request``, the client, asks again after a short random backoff for up to
+  ``BUSY_PATIENCE`` s), and a command has ``COMMAND_TIMEOUT`` s. The client reads the
+  answer even when the server answered before reading its request (a refusal): never a
+  ``Broken pipe``.
 
 A path too long for a socket address (108 bytes) is bound and reached through the
 folder's descriptor (``/proc/self/fd/N/NAME``, Linux).
@@ -22,8 +25,10 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import struct
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +41,8 @@ MAX_CONNECTIONS = 8
 REQUEST_TIMEOUT = 5.0
 COMMAND_TIMEOUT = 600.0
 MAX_PATH = 100  # longer socket paths go through the folder's descriptor
+BUSY = "the admin console is busy: try again"
+BUSY_PATIENCE = 10.0  # seconds a client goes on asking a busy console
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[tuple[str, Any]]]
 
@@ -150,7 +157,7 @@ class AdminConsole:
                                        "the server")
         if self.open > MAX_CONNECTIONS:
             self.refused += 1
-            return answer(False, error="the admin console is busy: try again")
+            return answer(False, error=BUSY)
         try:
             line = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
         except TimeoutError:
@@ -192,21 +199,43 @@ def parse_request(line: bytes) -> tuple[str | None, Any]:
 
 def request(path: Path, command: str, args: dict[str, Any] | None = None,
             timeout: float = COMMAND_TIMEOUT) -> dict[str, Any]:
-    """Send one request to the console at ``path`` (blocking); the answer. OSError when
-    nothing answers there, ValueError when the answer is not one."""
+    """Send one request to the console at ``path`` (blocking); the answer. A ``busy``
+    console is asked again after a short, growing, random pause, for up to
+    ``BUSY_PATIENCE`` s. OSError when nothing answers there, ValueError when the answer is
+    not one."""
+    deadline = time.monotonic() + BUSY_PATIENCE
+    pause = 0.02
+    while True:
+        reply = _request_once(path, command, args, timeout)
+        if reply.get("ok") or reply.get("error") != BUSY or time.monotonic() >= deadline:
+            return reply
+        time.sleep(random.uniform(pause / 2, pause))
+        pause = min(pause * 2, 0.5)
+
+
+def _request_once(path: Path, command: str, args: dict[str, Any] | None,
+                  timeout: float) -> dict[str, Any]:
     with reachable(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         sock.connect(address)
-        sock.sendall(json.dumps({"command": command, "args": args or {}}).encode() + b"\n")
+        # answered (a refusal, busy) before reading the request: the answer is there to read
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(json.dumps({"command": command, "args": args or {}}).encode() + b"\n")
         data = bytearray()
         while not data.endswith(b"\n"):
-            chunk = sock.recv(65536)
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
             if not chunk:
                 break
             data += chunk
             if len(data) > 64 * 1024 * 1024:
                 raise ValueError("the answer is too long")
-    reply = json.loads(bytes(data)) if data else None
+    try:
+        reply = json.loads(bytes(data)) if data else None
+    except ValueError:
+        reply = None
     if not isinstance(reply, dict) or "ok" not in reply:
         raise ValueError("the server gave no answer")
     return reply

@@ -1,5 +1,8 @@
 """The server's figures: for ``trash admin stats`` and, when ``metrics = "HOST:PORT"`` is
-set, a Prometheus endpoint served by the official ``prometheus_client`` library.
+set, a Prometheus endpoint: the official ``prometheus_client`` library's registry and text
+format, served on the server's event loop (``serve``: no thread per connection, a
+timeout per connection, a bound on connections; 200 half-open connections do not hold up
+a scrape).
 
 Each server has its own registry (never the library's global one). Counters move as
 things happen (connections refused by reason, moves, bans, kicks, errors logged, session
@@ -10,18 +13,27 @@ player name, key or address is ever a label: labels are the server's own words.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+SCRAPE_TIMEOUT = 5.0  # seconds for a scraper to send its request head and take the answer
+MAX_SCRAPERS = 512  # metrics connections open at once (more are closed at once)
+MAX_REQUEST_HEAD = 8192  # bytes of a request's head
 MOVES_WINDOW = 60.0  # seconds over which ``stats`` counts moves per second
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -84,8 +96,8 @@ class ServerMetrics:
         self.cpu_seen: dict[int, float] = {}  # pid -> CPU seconds counted so far
         self.read_gauges: Callable[[], dict[str, dict[str, int]]] = dict
         self.registry.register(_Gauges(lambda: self.read_gauges()))
-        self.http: Any = None
-        self.http_thread: threading.Thread | None = None
+        self.http: asyncio.AbstractServer | None = None
+        self.scrapers = 0  # metrics connections open now
         self.lock = threading.Lock()
 
     # --- what happens ----------------------------------------------------------------
@@ -154,15 +166,45 @@ class ServerMetrics:
         return {"count": int(count), "mean_ms": round(1000 * total / count, 3) if count else 0}
 
     # --- the endpoint ----------------------------------------------------------------
-    def serve(self, host: str, port: int) -> int:
-        """Serve the metrics on http://HOST:PORT/metrics (a thread); the port."""
-        self.http, self.http_thread = start_http_server(port, addr=host,
-                                                        registry=self.registry)
-        return int(self.http.server_address[1])
+    async def serve(self, host: str, port: int) -> int:
+        """Serve the metrics on http://HOST:PORT/metrics (on the running loop); the port.
+        A connection costs no thread: its request head must come within
+        ``SCRAPE_TIMEOUT`` s (else it is closed), at most ``MAX_SCRAPERS`` are open at once
+        (more are closed at once), and only the figures are made on a worker thread."""
+        self.http = await asyncio.start_server(self._scrape, host, port,
+                                               limit=MAX_REQUEST_HEAD)
+        return int(self.http.sockets[0].getsockname()[1])
+
+    async def _scrape(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                      ) -> None:
+        self.scrapers += 1
+        try:
+            if self.scrapers > MAX_SCRAPERS:
+                return
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), SCRAPE_TIMEOUT)
+            method, _, rest = head.partition(b" ")
+            path = rest.partition(b" ")[0].partition(b"?")[0]
+            if method not in (b"GET", b"HEAD"):
+                status, body, kind = "405 Method Not Allowed", b"GET /metrics\n", "text/plain"
+            elif path not in (b"/metrics", b"/"):
+                status, body, kind = "404 Not Found", b"GET /metrics\n", "text/plain"
+            else:
+                body = await asyncio.to_thread(generate_latest, self.registry)
+                status, kind = "200 OK", CONTENT_TYPE_LATEST
+            writer.write(f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: "
+                         f"{len(body)}\r\nConnection: close\r\n\r\n".encode())
+            if method != b"HEAD":
+                writer.write(body)
+            await asyncio.wait_for(writer.drain(), SCRAPE_TIMEOUT)
+        except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError,
+                ValueError, ConnectionError):
+            pass  # too slow, too long or gone: closed, nothing else
+        finally:
+            self.scrapers -= 1
+            writer.close()
 
     def stop(self) -> None:
         if self.http is not None:
             with contextlib.suppress(Exception):
-                self.http.shutdown()
-                self.http.server_close()
+                self.http.close()
             self.http = None

@@ -34,6 +34,17 @@ def _socket_path(config: Path | None, socket: Path | None) -> Path:
 def ask(ctx: click.Context, command: str, args: dict[str, Any] | None = None,
         as_json: bool = False) -> None:
     """Send ``command`` to the server and print its answer (or fail with one line)."""
+    reply = answer(ctx, command, args)
+    if as_json:
+        click.echo(json.dumps(reply.get("data"), indent=2, ensure_ascii=False))
+    else:
+        for line in str(reply.get("text", "")).splitlines():
+            click.echo(clean(line))
+
+
+def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
+           ) -> dict[str, Any]:
+    """The server's answer to ``command`` when it did it (else fail with one line)."""
     from trash_tui.admin.console import request
 
     path: Path = ctx.obj["socket"]
@@ -55,11 +66,7 @@ def ask(ctx: click.Context, command: str, args: dict[str, Any] | None = None,
                                    ) from None
     if not reply.get("ok"):
         raise click.ClickException(clean(reply.get("error", "refused"), 500))
-    if as_json:
-        click.echo(json.dumps(reply.get("data"), indent=2, ensure_ascii=False))
-    else:
-        for line in str(reply.get("text", "")).splitlines():
-            click.echo(clean(line))
+    return reply
 
 
 @click.group("admin")
@@ -200,5 +207,22 @@ def reports(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def backup(ctx: click.Context, file: Path) -> None:
     """Write a consistent copy of the history database to FILE (a new file), while the
-    server runs (SQLite's online backup)."""
-    ask(ctx, "backup", {"file": os.path.abspath(file)})
+    server runs (SQLite's online backup). The server makes the copy in its data folder;
+    this command, as you, writes FILE."""
+    from trash_tui.admin.backup import BackupError, abandon, deliver, open_target
+
+    target = Path(os.path.abspath(file))
+    try:
+        partial = open_target(target)  # the place can take it, before the server works
+        try:
+            reply = answer(ctx, "backup")
+            data = reply.get("data") or {}
+            spool = data.get("file")
+            if not isinstance(spool, str) or not spool:
+                raise click.ClickException("the server's answer names no backup file")
+            deliver(Path(spool), partial, target)
+        finally:
+            abandon(partial, target)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(clean(f"{reply.get('text', 'backed up')} to {target}"))

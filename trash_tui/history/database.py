@@ -3,11 +3,12 @@ journaling, a busy timeout, short transactions), its errors and its status words
 
 Every store of the history (``runs.py``, ``matches.py``, ``players.py``) works on the one
 connection opened here, so a write that spans two of them (a match's last action and its
-rating) is one transaction.
+rating) is one transaction. Its files are for their owner only (``owner_only``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
@@ -48,7 +49,22 @@ def open_connection(path: Path) -> sqlite3.Connection:
     """A connection to the database at ``path`` (created with its folder if new), in WAL
     mode with a 30 s busy timeout; transactions are the callers' (``BEGIN IMMEDIATE``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    owner_only(path)
     db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     return db
+
+
+def owner_only(path: Path) -> None:
+    """Make the database at ``path`` (and its ``-wal`` and ``-shm`` files) readable by its
+    owner only: created 0600 if new (SQLite gives the other two the database's mode), an
+    existing one's group and other bits taken away. It holds chat, reports, bans and keys.
+    A file of another user is left as it is (opening it says what is wrong)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):
+            mode = name.stat().st_mode & 0o777
+            if mode & 0o077:
+                name.chmod(mode & 0o700)

@@ -3,6 +3,7 @@
 ``start_server(config)`` loads the host key and the auth files, opens the connection log,
 listens, and returns a ``RunningServer`` (its ``port``, ``session_count``, ``sessions``,
 ``close()`` to stop accepting and ``await stop()`` to end every session and close).
+``host = "::"`` listens on one dual-stack socket (``IPV6_V6ONLY`` off): IPv4 clients too.
 
 What comes in:
 
@@ -59,6 +60,7 @@ import contextlib
 import logging
 import resource
 import signal
+import socket
 import time
 import traceback
 from collections.abc import Callable
@@ -815,8 +817,7 @@ async def _start_operator_side(state: ServerState) -> None:
     if state.config.metrics is not None:
         host, port = state.config.metrics
         try:
-            port = await asyncio.get_running_loop().run_in_executor(
-                None, state.metrics.serve, host, port)
+            port = await state.metrics.serve(host, port)
         except OSError as exc:
             raise ServeError(f"metrics: cannot listen on {host}:{port}: "
                              f"{exc.strerror or exc}") from None
@@ -851,6 +852,23 @@ def raise_descriptor_limit() -> int:
     except (OSError, ValueError):
         return -1
     return soft
+
+
+def dual_stack_socket(port: int) -> socket.socket:
+    """A listening TCP socket on every interface, IPv6 and IPv4 alike: ``::`` with
+    ``IPV6_V6ONLY`` off (asyncio turns it on for an IPv6 wildcard, refusing IPv4 clients).
+    OSError when it cannot be made or bound."""
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+        sock.listen(100)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _prepare_folders(config: ServerConfig) -> None:
@@ -915,7 +933,11 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         "keepalive_count_max": config.keepalive_count_max,
     }
     try:
-        acceptor = await asyncssh.listen(config.host, config.port, **options)
+        if config.host.strip("[]") == "::":  # every interface: IPv6 and IPv4 clients
+            options["sock"] = dual_stack_socket(config.port)
+            acceptor = await asyncssh.listen(**options)
+        else:
+            acceptor = await asyncssh.listen(config.host, config.port, **options)
     except OSError as exc:
         log.close()
         await _stop_operator_side(state)
