@@ -16,26 +16,22 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from other_user import ENV, SYSTEM_PYTHON, why_not
 
 NOBODY = 65534
 AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
 ROOT = Path(__file__).resolve().parent.parent
-SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin")  # one any user may run
 TRASH = [str(SYSTEM_PYTHON), "-m", "trash_tui.cli.main"]
-#: the project and the tests' packages for that Python (the tests' own may sit in /root)
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("setpriv") or
-    SYSTEM_PYTHON is None,
-    reason="imitating the systemd unit needs root, unshare and setpriv")
+pytestmark = pytest.mark.skipif(why_not(mount_namespace=True) is not None,
+                                reason="imitating the systemd unit: "
+                                       f"{why_not(mount_namespace=True)}")
 
 
 def admin(home: Path, *args: str, namespace: str = "") -> subprocess.CompletedProcess[str]:

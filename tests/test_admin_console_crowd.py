@@ -5,10 +5,8 @@ the console's connections is answered in full (the client retries ``busy``)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -17,17 +15,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from other_user import ENV, SYSTEM_PYTHON, why_not
 from ssh_helpers import serving
 
 from trash_tui.admin.console import MAX_CONNECTIONS, request
 
-SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin")  # one any user may run
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path[1:]])}
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or SYSTEM_PYTHON is None,
-                    reason="needs root (and a system python3) to run a process as another user")
+@pytest.mark.skipif(why_not() is not None, reason=f"another user: {why_not()}")
 async def test_another_users_console_is_told_it_is_refused_every_time(tmp_path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="trash-admin-"))  # (pytest's folders are 0700)
     try:
