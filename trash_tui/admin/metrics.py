@@ -179,29 +179,33 @@ class ServerMetrics:
                       ) -> None:
         self.scrapers += 1
         try:
-            if self.scrapers > MAX_SCRAPERS:
-                return
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), SCRAPE_TIMEOUT)
-            method, _, rest = head.partition(b" ")
-            path = rest.partition(b" ")[0].partition(b"?")[0]
-            if method not in (b"GET", b"HEAD"):
-                status, body, kind = "405 Method Not Allowed", b"GET /metrics\n", "text/plain"
-            elif path not in (b"/metrics", b"/"):
-                status, body, kind = "404 Not Found", b"GET /metrics\n", "text/plain"
-            else:
-                body = await asyncio.to_thread(generate_latest, self.registry)
-                status, kind = "200 OK", CONTENT_TYPE_LATEST
-            writer.write(f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: "
-                         f"{len(body)}\r\nConnection: close\r\n\r\n".encode())
-            if method != b"HEAD":
-                writer.write(body)
-            await asyncio.wait_for(writer.drain(), SCRAPE_TIMEOUT)
+            if self.scrapers <= MAX_SCRAPERS:
+                await self._answer(reader, writer)
         except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError,
                 ValueError, ConnectionError):
-            pass  # too slow, too long or gone: closed, nothing else
+            return  # too slow, too long or gone: it is closed below, nothing else
         finally:
             self.scrapers -= 1
             writer.close()
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                      ) -> None:
+        """Read one request head (within ``SCRAPE_TIMEOUT`` s) and answer it."""
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), SCRAPE_TIMEOUT)
+        method, _, rest = head.partition(b" ")
+        path = rest.partition(b" ")[0].partition(b"?")[0]
+        if method not in (b"GET", b"HEAD"):
+            status, body, kind = "405 Method Not Allowed", b"GET /metrics\n", "text/plain"
+        elif path not in (b"/metrics", b"/"):
+            status, body, kind = "404 Not Found", b"GET /metrics\n", "text/plain"
+        else:
+            body = await asyncio.to_thread(generate_latest, self.registry)
+            status, kind = "200 OK", CONTENT_TYPE_LATEST
+        writer.write(f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: "
+                     f"{len(body)}\r\nConnection: close\r\n\r\n".encode())
+        if method != b"HEAD":
+            writer.write(body)
+        await asyncio.wait_for(writer.drain(), SCRAPE_TIMEOUT)
 
     def stop(self) -> None:
         if self.http is not None:
