@@ -66,13 +66,12 @@ async def test_a_board_whose_seat_is_taken_in_another_session_says_it_gets_no_up
 
 async def test_the_tables_notices_go_after_a_while(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(board_module, "NOTICE_SECONDS", 0.3)
+    # (long enough to be seen on a busy machine: the check right after it is not timed)
+    monkeypatch.setattr(board_module, "NOTICE_SECONDS", 3.0)
     async with bob_at_anns_table(tmp_path) as (_ann, _app, pilot, board):
         board.on_table_message({"op": "notice", "text": "Ann lost the connection."})
-        await pilot.pause()
         assert "Ann lost the connection." in status(board)
-        await pilot.pause(0.6)
-        assert "Ann lost the connection." not in status(board)
+        await until(pilot, lambda: "Ann lost the connection." not in status(board))
 
 
 def test_rating_changes_read_as_before_after_and_the_difference() -> None:
