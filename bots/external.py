@@ -374,8 +374,9 @@ class ExternalBot(Bot):
             if wait <= 0:
                 raise BotSilent(0.0)
             process.send(message, wait)
-            return protocol.read_action(process.read_line(
-                max(0.001, wait - (time.monotonic() - started))))
+            answer = process.read_line(max(0.001, wait - (time.monotonic() - started)))
+            process.check_limits()
+            return protocol.read_action(answer)
         except BotSilent as silent:
             if not mine:  # the runner's time limit or clock: it words the forfeit
                 self._discard()

@@ -11,7 +11,11 @@ no descriptors but its pipes, spoken to with deadlines, killed with its whole gr
 - **Sandbox** (``sandbox``, ``bots/sandbox.py``): the command runs inside bubblewrap, with
   its own PID, user and network namespaces, a read-only view of its folder and program,
   a private /tmp and a process limit. The bot's process is then bwrap's: killing it ends
-  the whole sandbox, whatever the bot started.
+  the whole sandbox, whatever the bot started. Where the machine allows, a sandboxed bot
+  also gets a cgroup (``bots/cgroups.py``) that it joins between fork and exec: the limits
+  then hold for its processes together (``check_limits`` after each answer: CPU time past
+  ``cpu_limit``, a process killed for ``memory_limit``), and the group is killed and
+  removed with the bot.
 - **Descriptors**: standard input and output are the protocol's pipes; standard error is
   a third pipe the runner reads into the bot's log (``BotLog``, bounded; each line marked
   as the bot's, its escape sequences escaped) and a tail kept in memory. Everything else
@@ -42,6 +46,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots.cgroups import BotGroup, CgroupError
+from bots.cgroups import plan as group_plan
 from bots.protocol import EXIT, MALFORMED, MAX_LINE, QUIT, BotProtocolError, BotSilent
 from bots.sandbox import (
     Sandbox,
@@ -221,6 +227,7 @@ class BotProcess:
         watcher = reaper()
         argv, where, environment, keep = self.command, str(cwd), dict(env), ()
         prepared = None
+        self.group: BotGroup | None = None  # the sandboxed bot's processes together
         if sandbox is not None:
             try:
                 prepared = sandbox_command(self.command, str(cwd), environment, sandbox,
@@ -229,12 +236,22 @@ class BotProcess:
                 raise BotProtocolError(EXIT, str(exc)) from None
             argv, where, keep = prepared.argv, "/", prepared.pass_fds
             environment = {"PATH": environment.get("PATH", "/usr/bin:/bin")}
+            try:  # (bwrap, its init and the bot: two more than the bot's own processes)
+                if group_plan():
+                    self.group = BotGroup(limits.memory_mb, sandbox.processes + 2)
+            except CgroupError as exc:
+                prepared.close()
+                raise BotProtocolError(EXIT, str(exc)) from None
+        group = self.group
+        start = limits.apply if group is None else lambda: (limits.apply(), group.join())
         try:
             self.popen = subprocess.Popen(
                 argv, cwd=where, env=environment, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True,
-                pass_fds=keep, start_new_session=True, preexec_fn=limits.apply, bufsize=0)
-        except OSError as exc:
+                pass_fds=keep, start_new_session=True, preexec_fn=start, bufsize=0)
+        except (OSError, subprocess.SubprocessError) as exc:
+            if group is not None:
+                group.remove()
             if prepared is not None:
                 prepared.close()
             raise BotProtocolError(EXIT, f"cannot start {argv[0]!r}: "
@@ -250,7 +267,8 @@ class BotProcess:
                 raise BotProtocolError(EXIT, str(exc)) from None
             self.sandbox_init = prepared.child_pid
         self.pid = self.pgid = self.popen.pid
-        watcher.tell(f"+{self.pgid}\n")
+        folders = "" if group is None else "".join(f"\t{f}" for f in group.folders.values())
+        watcher.tell(f"+{self.pgid}{folders}\n")
         self.reaper = watcher
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.stdin = self.popen.stdin.fileno()
@@ -391,10 +409,11 @@ class BotProcess:
             self.kill()
             detail = "closed its output while still running"
         else:
+            over = self.over_limits()  # (before the kill ends its group)
             self.kill()
             if self.sandbox is not None and status > 128:  # bwrap: 128 + the bot's signal
                 status = 128 - status
-            detail = _describe_exit(status, self.limits)
+            detail = over or _describe_exit(status, self.limits)
         last = self.last_stderr_line()
         return BotProtocolError(EXIT, detail + (f"; its last error line: {last}" if last else ""))
 
@@ -403,9 +422,38 @@ class BotProcess:
     def alive(self) -> bool:
         return not self.killed and self.popen.poll() is None
 
+    def over_limits(self) -> str | None:
+        """Why the bot's processes together are over its limits (its group: CPU time
+        past ``cpu_limit``, or a process the kernel killed for ``memory_limit``), or
+        None; always None without a group."""
+        group = self.group
+        if group is None:
+            return None
+        if group.oom_kills():
+            return (f"killed: over its memory limit of {self.limits.memory_mb} MiB "
+                    "(its processes together)")
+        used = group.cpu_seconds()
+        if used is not None and used > self.limits.cpu_seconds:
+            return (f"killed: its processes together used {used:.1f} s of CPU, over its "
+                    f"CPU limit of {self.limits.cpu_seconds:g} s")
+        return None
+
+    def check_limits(self) -> None:
+        """BotProtocolError (``exit``) if the bot's processes together are over its
+        limits (read after each answer; the process is then killed)."""
+        over = self.over_limits()
+        if over is not None:
+            self.kill()
+            raise BotProtocolError(EXIT, over)
+
     def cpu_seconds(self) -> float:
-        """CPU time the bot's main process has used (0 where /proc cannot tell); in a
-        sandbox, the bot's own process's, not bwrap's."""
+        """CPU time the bot has used (0 where /proc cannot tell): its processes together
+        where it has a group, else its main process's (in a sandbox, the bot's own
+        process's, not bwrap's)."""
+        if self.group is not None:
+            used = self.group.cpu_seconds()
+            if used is not None:
+                return used
         pid = self.pid
         if self.sandbox_init is not None:
             if self.inner is None:
@@ -430,6 +478,8 @@ class BotProcess:
             os.killpg(self.pgid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
             self.popen.wait()
+        if self.group is not None:  # what left its process group: killed, and the group gone
+            self.group.remove()
         if self.stderr is not None:
             self.drain_stderr()
         self.flush_stderr()

@@ -36,7 +36,12 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   (``bots.process.Limits``), all with the hard limit set, so the bot cannot raise them.
   The process and file limits are set inside the sandbox (``prlimit``): the process
   limit set outside would make the kernel count every process of the runner's user
-  against it. bwrap reads its options from a pipe (``--args``), so the sandbox's first
+  against it.
+- **Its processes together** (``bots/cgroups.py``, where the machine gives the runner a
+  cgroup): ``memory_limit`` for all their memory, ``cpu_limit`` for all their CPU time, one
+  CPU at most, ``processes`` processes; ``bots.process`` makes the group and the bot joins
+  it before bwrap starts. ``protections()`` (``ALWAYS`` and the two that depend on the
+  machine) is the point-by-point list bots/README.md repeats. bwrap reads its options from a pipe (``--args``), so the sandbox's first
   process, whose command line the bot may read, names no path or setting.
 
 The kernel does not apply ``RLIMIT_NPROC`` to processes of the real root user, and a
@@ -78,7 +83,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bots import seccomp
+from bots import cgroups, seccomp
 from trash_tui.text import visible
 
 BWRAP = "bwrap"
@@ -621,34 +626,57 @@ def _find_problem() -> str | None:
             "user.max_user_namespaces > 0) or set sandbox = false")
 
 
-def _cgroup_delegated() -> bool:
-    """Whether this machine gives processes a cgroup v2 tree with the cpu and memory
-    controllers they may use (where a bot's processes could be counted together)."""
-    try:
-        with open("/sys/fs/cgroup/cgroup.controllers", encoding="ascii") as handle:
-            controllers = handle.read().split()
-    except OSError:
-        return False
-    return {"cpu", "memory"} <= set(controllers) and os.access("/sys/fs/cgroup", os.W_OK)
+#: What the sandbox protects wherever it runs, point by point (bots/README.md lists the
+#: same points, word for word: tests/test_sandbox_cgroups.py).
+ALWAYS = (
+    "its own processes: it sees and signals only what it started, and all of it is killed "
+    "when its game ends or its runner dies (a PID namespace, the reaper)",
+    "no network: no interface but a loopback that leads nowhere (a network namespace)",
+    "the organiser's files: the bot reads only its own folder and program and the system's "
+    "programs, read-only; never the tournament file, the run's output, the history database "
+    "or a folder holding them or their copies (every path resolved before it is bound)",
+    "nowhere to write but its own /tmp and /dev/shm (tmp_mb MiB each), whoever the runner is",
+    "a fresh process and /tmp every game: no game teaches it the next",
+    "no seed it can use: the deals come from the seed and a secret drawn when the run "
+    "starts, kept out of every sandbox",
+    "time: move_limit seconds a decision and game_limit seconds of answers a game (10 and "
+    "600 by default), then it forfeits",
+    "each process: cpu_limit seconds of CPU, memory_limit MiB of address space, `files` "
+    "open files; `processes` processes for the bot; limits it cannot raise",
+    "the runner: no bot reads its memory, environment or command line (not dumpable, "
+    "bwrap's options in a pipe), and the bot's standard error goes to its log with escape "
+    "sequences escaped, every line marked as the bot's",
+)
+CHANNELS = ("no channel to another bot or to the outside: no Unix socket, file lock, "
+            "inotify, memfd or System V shared memory, nor a user namespace of its own (a "
+            "seccomp filter)")
+TOGETHER = ("its processes together (a cgroup per bot process): memory_limit MiB for "
+            "their memory and what they write in /tmp, cpu_limit seconds of their CPU, one "
+            "CPU at most, `processes` processes")
 
 
 def protections() -> list[str]:
-    """What the sandbox protects on this machine and what it does not, one line each."""
-    lines = ["holds: the bot writes only in its /tmp and /dev/shm (tmp_mb MiB each); all "
-             "else it sees is read-only, whoever the runner is"]
+    """What the sandbox protects on this machine and what it does not, one line each:
+    every point of ``ALWAYS``, then the seccomp filter's and the cgroups'."""
+    lines = [f"holds: {point}" for point in ALWAYS]
     if seccomp.program() is not None:
-        lines.append("holds: no Unix socket, file lock, inotify, memfd or System V shared "
-                     "memory, nor a user namespace of its own (a seccomp filter): no channel "
-                     "through a shared file, no mount of its own")
+        lines.append(f"holds: {CHANNELS}")
     else:
-        lines.append(f"NOT protected: no seccomp filter for {seccomp.machine()}: a socket "
-                     "file may reach a listener outside, bots may talk through file locks, "
-                     "and memfd or shared memory escape memory_limit")
-    cgroup = ("this machine delegates cgroup v2, which the sandbox does not use yet"
-              if _cgroup_delegated() else "no cgroup v2 delegation on this machine")
-    lines.append("NOT protected: CPU time and memory of a bot's processes together (each "
-                 "process has its own limits, so up to `processes` times them; "
-                 f"{cgroup})")
+        lines.append(f"NOT protected: {CHANNELS} — this machine ({seccomp.machine()}) has "
+                     "no filter: a socket file may reach a listener outside, bots may talk "
+                     "through file locks, and memfd or shared memory escape memory_limit")
+    missing = cgroups.missing()
+    if not missing:
+        lines.append(f"holds: {TOGETHER}")
+    elif len(missing) == len(cgroups.WHAT):
+        lines.append(f"NOT protected: {TOGETHER} — this machine gives the runner no cgroup "
+                     "(root with cgroup v1, or a delegated cgroup v2 such as systemd-run "
+                     "--user -p Delegate=yes --scope): each process has its own limits, so "
+                     "a bot gets up to `processes` times them; missing: "
+                     + ", ".join(missing))
+    else:
+        lines.append(f"holds only in part: {TOGETHER} — this machine's cgroups do not give "
+                     + ", ".join(missing))
     return lines
 
 

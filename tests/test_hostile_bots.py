@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from bots.cgroups import missing
 from bots.external import external_bot
 from bots.process import BotLog
 from bots.registry import make_bot
@@ -352,3 +353,58 @@ def test_nothing_of_a_sandbox_survives_a_runner_killed_with_kill_9(folder: Path)
         runner.kill()
         for pid in running(seconds):
             os.kill(pid, 9)
+
+
+# --- a bot's processes together ---------------------------------------------------------
+#: where this machine gives the runner no cgroup for a need, `trash bots check` says so
+#: (tests/test_sandbox_cgroups.py) and these are skipped with the same words
+MISSING = missing()
+
+
+def needs_group(what: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(what in MISSING, reason=f"no cgroup here for the {what}")
+
+
+@needs_sandbox
+@needs_group("CPU time of its processes together")
+def test_spinning_children_cannot_spend_more_cpu_than_the_bots_limit(folder: Path) -> None:
+    """Each child stays under the CPU limit a process gets; together they are far over
+    it: the bot forfeits once its processes together pass ``cpu_limit``."""
+    failure, log = play_limited(folder, "spin_children.py", {"SPIN": "4", "PAUSE": "0.05"},
+                                cpu_limit=2)
+    assert failure is not None, log
+    assert failure.kind == "exit", failure
+    assert "its processes together used" in failure.detail, failure
+    assert "over its CPU limit of 2 s" in failure.detail, failure
+    assert "LEARNED spun" not in log
+    assert gone(str(folder / "spin_children.py"))
+
+
+@needs_sandbox
+@needs_group("memory of its processes together")
+def test_children_cannot_hold_more_memory_together_than_the_bots_limit(
+        folder: Path) -> None:
+    failure, log = play_limited(folder, "hoard_children.py",
+                                {"CHILDREN": "4", "CHILD_MB": "48"}, memory_limit=128)
+    assert "LEARNED 4 children hold 192 MiB together" not in log, log
+    assert failure is not None, log
+    assert "over its memory limit of 128 MiB" in failure.detail, failure
+    assert gone(str(folder / "hoard_children.py"))
+
+
+def play_limited(where: Path, script: str, env: dict[str, str], **limits: int
+                 ) -> tuple[BotFailure | None, str]:
+    """One sandboxed match of a hostile bot with the bot's own limits (``cpu_limit``,
+    ``memory_limit``) against greedy."""
+    spec: dict = {"name": Path(script).stem, "command": [sys.executable, script],
+                  "cwd": str(where), "env": env, "restart": "per-match",
+                  "sandbox": {"hidden": _hidden(where)}, **limits}
+    bot = external_bot(spec, 1)
+    log = where.parent / f"{Path(script).stem}-limited.log"
+    bot.log = BotLog(log)
+    failure = None
+    try:
+        play_match(Rules(), [bot, make_bot("greedy", seed=2)], 7)
+    except BotFailure as exc:
+        failure = exc
+    return failure, log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
