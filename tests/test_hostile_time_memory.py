@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from test_cli import assert_one_line_error, trash
 
+from bots.cgroups import missing as group_missing
 from bots.sandbox import problem
 from trash_tui.players.rater import open_history
 from trash_tui.tournament.config import load_tournament
@@ -161,6 +162,22 @@ def test_check_says_the_wall_clock_limits_of_every_bot_process(folder: Path) -> 
     assert ("limits of bot quick: 0.5 s a move (move_limit), 30 s of answers a game "
             "(game_limit), wall clock; then it forfeits") in lines
     assert not any("bot greedy" in line for line in lines)  # in the runner's process
+    assert ("resources of bot slow: 600 s of CPU (default) and 1024 MiB (default) for each "
+            "of its processes") in lines  # not sandboxed: per process
+
+
+def test_check_says_what_a_sandboxed_bot_may_use_and_for_whom(folder: Path) -> None:
+    (folder / "t.toml").write_text(
+        f'seed = {SEED}\nmatches = 1\n\n[sandbox]\nenabled = true\nprocesses = 12\n\n'
+        f'[[bots]]\nname = "slow"\ncommand = ["{sys.executable}", "slow.py"]\n'
+        'cpu_limit = 30\nmemory_limit = 256\n\n[[bots]]\nbot = "greedy"\n',
+        encoding="utf-8")
+    done = trash("tournament", "check", str(folder / "t.toml"), cwd=folder)
+    assert done.returncode == 0, done.stderr
+    whose = ("each of its processes" if group_missing() else "its processes together")
+    assert (f"resources of bot slow: 30 s of CPU (cpu_limit) and 256 MiB (memory_limit) for "
+            f"{whose}; 12 processes, 256 open files, 64 MiB in /tmp and in /dev/shm"
+            ) in done.stdout.splitlines(), done.stdout
 
 
 def test_a_wrong_move_limit_is_one_line_with_exit_status_2(folder: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from bots.base import BotError
+from bots.cgroups import missing as group_missing
 from bots.external import DEFAULT_GAME_LIMIT, DEFAULT_MOVE_LIMIT, is_external, read_external_spec
 from bots.sandbox import problem as sandbox_problem
 from bots.sandbox import protections as sandbox_protections
@@ -240,7 +241,28 @@ def limit_lines(config: TournamentConfig) -> list[str]:
                      f"{game:g} s of answers a game ({game_said}), wall clock; then it "
                      "forfeits" + ("; with its sandbox, a fresh process each game"
                                    if bot.spec.get("sandbox") else ""))
+        lines += _resource_line(bot.name, bot.spec)
     return lines
+
+
+def _resource_line(name: str, spec: dict[str, Any]) -> list[str]:
+    """What a bot process may use: CPU and memory (for its processes together where its
+    sandbox has a cgroup, else for each process) and, sandboxed, processes, files, /tmp."""
+    try:
+        _label, launch, _restart, _params = read_external_spec(spec)
+    except BotError:
+        return []
+    limits, sandbox = launch.limits, launch.sandbox
+    said = {key: key if key in spec else "default" for key in ("cpu_limit", "memory_limit")}
+    whose = ("its processes together" if sandbox is not None and not group_missing()
+             else "each of its processes")
+    line = (f"resources of bot {clean(name, 40)}: {limits.cpu_seconds:g} s of CPU "
+            f"({said['cpu_limit']}) and {limits.memory_mb} MiB ({said['memory_limit']}) for "
+            f"{whose}")
+    if sandbox is not None:
+        line += (f"; {sandbox.processes} processes, {sandbox.files} open files, "
+                 f"{sandbox.tmp_mb} MiB in /tmp and in /dev/shm")
+    return [line]
 
 
 def _reads(name: str, spec: dict[str, Any]) -> list[str]:
