@@ -220,6 +220,8 @@ class BotGroup:
         chosen = plan()
         name = f"{GROUP}{os.getpid()}-{next(_numbers)}"
         self.folders: dict[Place, Path] = {}
+        self.usage_fd: int | None = None
+        self.oom_fd: int | None = None
         self.needs = {need: self._make(place, name) for need, place in chosen.items()}
         try:
             self._limit(memory_mb, processes, cpus)
@@ -228,6 +230,37 @@ class BotGroup:
             raise CgroupError(f"cannot set the bot's group's limits: "
                               f"{exc.strerror or exc}") from None
         self.procs = [os.fsencode(folder / "cgroup.procs") for folder in self.folders.values()]
+        # read after every answer: kept open, read with pread (1-2 µs, not 20 µs an open)
+        self.usage_fd = self._open("usage", {1: "cpuacct.usage", 2: "cpu.stat"})
+        self.oom_fd = self._open("memory", {1: "memory.oom_control", 2: "memory.events"})
+
+    def _open(self, need: str, names: dict[int, str]) -> int | None:
+        folder = self.needs.get(need)
+        if folder is None:
+            return None
+        try:
+            return os.open(folder / names[self._version(folder)], os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+
+    @staticmethod
+    def _field(fd: int | None, key: bytes) -> int | None:
+        """A number from a kept cgroup file: the whole file if ``key`` is empty, else
+        the value on the line that starts with ``key``."""
+        if fd is None:
+            return None
+        try:
+            data = os.pread(fd, 4096, 0)
+        except OSError:
+            return None
+        if not key:
+            text = data.strip()
+            return int(text) if text.isdigit() else None
+        for line in data.splitlines():
+            name, _, value = line.partition(b" ")
+            if name == key and value.strip().isdigit():
+                return int(value)
+        return None
 
     def _make(self, place: Place, name: str) -> Path:
         folder = self.folders.get(place)
@@ -286,25 +319,14 @@ class BotGroup:
         if folder is None:
             return None
         if self._version(folder) == 1:
-            text = _read(folder / "cpuacct.usage").strip()
-            return int(text) / 1e9 if text.isdigit() else None
-        for line in _read(folder / "cpu.stat").splitlines():
-            key, _, value = line.partition(" ")
-            if key == "usage_usec" and value.strip().isdigit():
-                return int(value) / 1e6
-        return None
+            used = self._field(self.usage_fd, b"")
+            return None if used is None else used / 1e9
+        used = self._field(self.usage_fd, b"usage_usec")
+        return None if used is None else used / 1e6
 
     def oom_kills(self) -> int:
         """How many of the group's processes the kernel killed for its memory limit."""
-        folder = self.needs.get("memory")
-        if folder is None:
-            return 0
-        name = "memory.events" if self._version(folder) == 2 else "memory.oom_control"
-        for line in _read(folder / name).splitlines():
-            key, _, value = line.partition(" ")
-            if key == "oom_kill" and value.strip().isdigit():
-                return int(value)
-        return 0
+        return self._field(self.oom_fd, b"oom_kill") or 0
 
     def kill(self) -> None:
         """Kill every process in the group (those that left the bot's process group or
@@ -340,6 +362,11 @@ class BotGroup:
                     if time.monotonic() > deadline:
                         break
                     time.sleep(0.01)
+        for fd in (self.usage_fd, self.oom_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.usage_fd = self.oom_fd = None
         self.folders.clear()
         self.needs = {}
         self.procs = []

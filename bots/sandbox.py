@@ -41,7 +41,8 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   cgroup): ``memory_limit`` for all their memory, ``cpu_limit`` for all their CPU time, one
   CPU at most, ``processes`` processes; ``bots.process`` makes the group and the bot joins
   it before bwrap starts. ``protections()`` (``ALWAYS`` and the two that depend on the
-  machine) is the point-by-point list bots/README.md repeats. bwrap reads its options from a pipe (``--args``), so the sandbox's first
+  machine) is the point-by-point list bots/README.md repeats.
+- **Its options in a pipe**: bwrap reads them through ``--args``, so the sandbox's first
   process, whose command line the bot may read, names no path or setting.
 
 The kernel does not apply ``RLIMIT_NPROC`` to processes of the real root user, and a
