@@ -147,3 +147,28 @@ def test_bots_readme_lists_every_point_the_check_prints() -> None:
                       .read_text(encoding="utf-8").split())
     for point in (*ALWAYS, CHANNELS, TOGETHER):
         assert f"- {point}." in readme, point
+
+
+V2 = [place for place in cgroups.places() if place.version == 2]
+
+
+@pytest.mark.skipif(not V2, reason="no cgroup v2 this runner may write")
+def test_a_v2_group_counts_cpu_time_and_kills_what_is_in_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """cgroup v2's own files (cpu.stat, cgroup.kill), on whatever v2 hierarchy is here
+    (on a hybrid machine it has no controllers, but it counts and kills)."""
+    monkeypatch.setattr(cgroups, "plan", lambda: {"usage": V2[0]})
+    group = cgroups.BotGroup(None, None, None)
+    folders = list(group.folders.values())
+    assert folders and all(folder.is_dir() for folder in folders)
+    spinner = subprocess.Popen(["sh", "-c", "while :; do :; done"], preexec_fn=group.join)
+    try:
+        time.sleep(0.5)
+        used = group.cpu_seconds()
+        assert used is not None and used > 0.1, used
+        group.kill()
+        assert spinner.wait(timeout=5) == -9
+    finally:
+        spinner.kill()
+        group.remove()
+    assert not any(folder.exists() for folder in folders)
