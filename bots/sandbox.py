@@ -25,7 +25,8 @@ What the bot gets (``sandbox_command`` builds the ``bwrap`` line):
   these, nor ``/``, is ever bound from the host, whatever the bot's folder. Everything
   but ``/tmp`` and ``/dev/shm`` is read-only, whoever the runner is (``--remount-ro`` of
   ``/`` and ``/dev``, which an ordinary user's sandbox would own).
-- **A seccomp filter** (``bots/seccomp.py``, bwrap's ``--seccomp``): no Unix socket that
+- **A seccomp filter** (``bots/seccomp.py``, built with libseccomp, bwrap's
+  ``--seccomp``): no Unix socket that
   could reach a socket file (the network namespace does not cover them), no io_uring, no
   file lock and no inotify (another sandbox sharing a file would see them), no memfd and
   no System V shared memory (memory the address-space limit does not count), no user
@@ -663,9 +664,9 @@ def protections() -> list[str]:
     if seccomp.program() is not None:
         lines.append(f"holds: {CHANNELS}")
     else:
-        lines.append(f"NOT protected: {CHANNELS} — this machine ({seccomp.machine()}) has "
-                     "no filter: a socket file may reach a listener outside, bots may talk "
-                     "through file locks, and memfd or shared memory escape memory_limit")
+        lines.append(f"NOT protected: {CHANNELS} — {seccomp.unavailable()}: a socket file "
+                     "may reach a listener outside, bots may talk through file locks, and "
+                     "memfd or shared memory escape memory_limit")
     missing = cgroups.missing()
     if not missing:
         lines.append(f"holds: {TOGETHER}")

@@ -172,3 +172,18 @@ def test_a_v2_group_counts_cpu_time_and_kills_what_is_in_it(
         spinner.kill()
         group.remove()
     assert not any(folder.exists() for folder in folders)
+
+
+def test_without_libseccomp_the_check_says_the_channels_are_not_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bots import seccomp
+
+    monkeypatch.setattr(seccomp, "_library", lambda: (_ for _ in ()).throw(
+        OSError("libseccomp.so.2: cannot open shared object file")))
+    monkeypatch.setattr(seccomp, "_built", [])
+    monkeypatch.setattr(seccomp, "_why", [])
+    assert seccomp.program() is None
+    lines = protections()
+    assert any(line.startswith(f"NOT protected: {CHANNELS} — libseccomp cannot build the "
+                               "filter here (libseccomp.so.2: cannot open shared object "
+                               "file); install libseccomp2") for line in lines), lines
