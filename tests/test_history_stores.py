@@ -131,3 +131,21 @@ def test_the_last_closed_table_of_a_player_is_one_query_bounded_in_age(tmp_path:
         assert tables.last_closed_table_of("key:ann", since=2e9) is None  # too long ago
         history.db.execute("UPDATE shared_tables SET seats = 'not json' WHERE code = 'DDDD'")
         assert tables.last_closed_table_of("key:ann", since=0) is not None
+
+
+def test_guests_not_seen_for_a_day_are_forgotten_and_nobody_else_is(tmp_path: Path) -> None:
+    """A guest is a new identity at every connection: the names of those long gone do not
+    pile up in the players table (a stream of keyless connections once grew it for ever)."""
+    with open_history(tmp_path / "h.sqlite3") as history:
+        db = history.players.db
+        for index in range(200):
+            history.players.register_player(f"guest:old{index}", "Player OLD")
+        history.players.register_player("SHA256:kim", "Kim")
+        history.players.register_player("guest:recent", "Player NEW")
+        with db:  # two days ago, the key's owner and the old guests alike
+            db.execute("UPDATE players SET last_seen = last_seen - 2 * 86400 "
+                       "WHERE identity != 'guest:recent'")
+        history.players.register_player("guest:now", "Player NOW")
+        left = {row[0] for row in db.execute("SELECT identity FROM players")}
+        assert left == {"SHA256:kim", "guest:recent", "guest:now"}
+        assert history.players.player_name("SHA256:kim") == "Kim"

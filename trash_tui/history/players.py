@@ -29,7 +29,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from trash_tui.history.database import LOCAL_OWNER, SHARED_OWNER, HistoryError
+from trash_tui.players.identity import GUEST_PREFIX
 from trash_tui.players.rating import Rating
+
+GUEST_DAYS = 1.0  # a guest's name is kept this long after their last visit
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -180,7 +183,10 @@ class Players:
         return sorted({str(r[0]) for r in rows} - {LOCAL_OWNER, SHARED_OWNER})
 
     def register_player(self, identity: str, name: str) -> None:
-        """Register ``identity`` with a display name, or update its name and last visit."""
+        """Register ``identity`` with a display name, or update its name and last visit.
+        A guest (a new identity at every connection) is registered only for the tables
+        to know the name: guests not seen for ``GUEST_DAYS`` are forgotten here, so a
+        stream of keyless connections does not grow the table for ever."""
         now = time.time()
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
@@ -188,6 +194,10 @@ class Players:
                 "INSERT INTO players (identity, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(identity) DO UPDATE SET name = excluded.name, "
                 "last_seen = excluded.last_seen", (identity, name, now, now))
+            # (a range of the primary key, not LIKE: the index finds the guests)
+            self.db.execute("DELETE FROM players WHERE identity >= ? AND identity < ? AND "
+                            "last_seen < ?", (GUEST_PREFIX, GUEST_PREFIX[:-1] + ";",
+                                              now - GUEST_DAYS * 86400))
 
     # --- rating matches ------------------------------------------------------------------
     def _rater(self) -> MatchRater:
