@@ -13,6 +13,7 @@ import json
 import time
 from typing import Any
 
+from trash_tui.admin import modlog
 from trash_tui.admin.moderation import Sanction
 from trash_tui.history import History
 
@@ -49,8 +50,10 @@ MOTD = "motd"
 
 
 def prepare(history: History) -> None:
-    """Create the operator's tables if the database does not have them yet."""
+    """Create the operator's tables if the database does not have them yet (the
+    moderator's log's too)."""
     history.db.executescript(SCHEMA)
+    modlog.prepare(history)
 
 
 def add_sanction(history: History, action: str, kind: str, target: str, name: str,

@@ -202,6 +202,24 @@ def reports(ctx: click.Context, as_json: bool) -> None:
     ask(ctx, "reports", as_json=as_json)
 
 
+@admin_group.command("log")
+@click.option("--player", metavar="NAME", help="Only acts on this player (a name or a key).")
+@click.option("--action", metavar="ACTION",
+              help="Only this act: ban, unban, mute, unmute, kick, close, warn, tell, "
+                   "report, void, unvoid, say, motd.")
+@click.option("--since", metavar="DURATION", help="Only the last 90s, 30m, 1h, 7d, 2w...")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True,
+              help="At most this many acts.")
+@json_option
+@click.pass_context
+def log(ctx: click.Context, player: str | None, action: str | None, since: str | None,
+        limit: int, as_json: bool) -> None:
+    """The moderator's log, newest first: who (the operator's user name) did what to
+    whom, when."""
+    ask(ctx, "log", {"player": player, "action": action, "since": since, "limit": limit},
+        as_json=as_json)
+
+
 @admin_group.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context

@@ -1,0 +1,77 @@
+"""The moderator's log (issue 37): every act of the console (ban, unban, mute, unmute,
+kick, close, warn, tell, a report's status, void, unvoid) written by the one door every
+console command goes through, with who did it (the operator's user name, from the admin
+socket's peer credentials), kept in the history database, listed and searched with
+``trash admin log``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pwd
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from admin_helpers import admin, admin_ok
+from ssh_helpers import serving
+from table_ssh_helpers import Player
+
+OPERATOR = pwd.getpwuid(os.geteuid()).pw_name
+TRASH = [sys.executable, "-m", "trash_tui.cli.main"]
+
+
+async def test_every_act_is_logged_by_the_door_with_its_operator_and_searched(
+        tmp_path: Path) -> None:
+    async with serving(tmp_path) as server:
+        bob, ann = Player(server, "Bob"), Player(server, "Ann")
+        await admin_ok(server, "ban", target="Bob", reason="cheating\x1b[31m", **{"for": "1h"})
+        await admin_ok(server, "mute", target="Ann", reason="spam")
+        await admin_ok(server, "unmute", target="Ann")
+        await admin_ok(server, "unban", target="Bob")
+        await admin_ok(server, "who")  # looks, does nothing: not logged
+        assert not (await admin(server, "ban", target="Nobody"))["ok"]  # refused: not logged
+
+        rows = (await admin_ok(server, "log"))["data"]
+        assert [row["action"] for row in rows] == ["unban", "unmute", "mute", "ban"]
+        assert all(row["operator"] == OPERATOR for row in rows)
+        ban = rows[-1]
+        assert ban["target"] == "Bob" and ban["keys"] == [bob.identity]
+        assert "cheating" in ban["detail"] and "\x1b" not in ban["detail"]
+        assert rows[1]["keys"] == [ann.identity]
+
+        only_bob = (await admin_ok(server, "log", player="bob"))["data"]
+        assert [row["action"] for row in only_bob] == ["unban", "ban"]
+        by_key = (await admin_ok(server, "log", player=ann.identity))["data"]
+        assert [row["action"] for row in by_key] == ["unmute", "mute"]
+        assert [r["action"] for r in (await admin_ok(server, "log", action="ban"))["data"]] \
+            == ["ban"]
+        assert len((await admin_ok(server, "log", limit=2))["data"]) == 2
+        assert len((await admin_ok(server, "log", since="1h"))["data"]) == 4
+        await asyncio.sleep(1.2)
+        assert (await admin_ok(server, "log", since="1s"))["data"] == []
+        bad = await admin(server, "log", since="soon")
+        assert not bad["ok"] and "not a duration" in bad["error"]
+
+        path = str(server.config.admin_path)
+        ran = await asyncio.to_thread(
+            subprocess.run, [*TRASH, "admin", "--socket", path, "log", "--player", "Bob"],
+            capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran.stderr
+        lines = ran.stdout.splitlines()
+        assert len(lines) == 2 and all(OPERATOR in line for line in lines), ran.stdout
+        assert "unban" in lines[0] and "ban" in lines[1] and "cheating" in lines[1]
+        ran = await asyncio.to_thread(
+            subprocess.run, [*TRASH, "admin", "--socket", path, "log", "--since", "later"],
+            capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 2 and ran.stderr.count("\n") == 1, ran.stderr
+        helped = await asyncio.to_thread(subprocess.run, [*TRASH, "admin", "--help"],
+                                         capture_output=True, text=True, timeout=60)
+        assert " log " in helped.stdout
+
+    with sqlite3.connect(tmp_path / "history.sqlite3") as db:  # kept (and so in backups)
+        kept = db.execute("SELECT operator, action, target FROM moderator_log ORDER BY id"
+                          ).fetchall()
+    assert kept == [(OPERATOR, "ban", "Bob"), (OPERATOR, "mute", "Ann"),
+                    (OPERATOR, "unmute", "Ann"), (OPERATOR, "unban", "Bob")]
