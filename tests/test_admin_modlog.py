@@ -16,7 +16,7 @@ from pathlib import Path
 
 from admin_helpers import admin, admin_ok
 from ssh_helpers import serving
-from table_ssh_helpers import Player
+from table_ssh_helpers import Player, enter_lobby, open_tables, table_server
 
 OPERATOR = pwd.getpwuid(os.geteuid()).pw_name
 TRASH = [sys.executable, "-m", "trash_tui.cli.main"]
@@ -75,3 +75,65 @@ async def test_every_act_is_logged_by_the_door_with_its_operator_and_searched(
                           ).fetchall()
     assert kept == [(OPERATOR, "ban", "Bob"), (OPERATOR, "mute", "Ann"),
                     (OPERATOR, "unmute", "Ann"), (OPERATOR, "unban", "Bob")]
+
+
+async def test_a_message_to_one_player_reaches_them_alone_wherever_they_are(
+        tmp_path: Path) -> None:
+    async with table_server(tmp_path) as server:
+        ann, bob, carol = (Player(server, name) for name in ("Ann", "Bob", "Carol"))
+        await enter_lobby(ann, server)
+        await enter_lobby(bob, server)
+        await open_tables(bob)
+        marks = ann.mark(), bob.mark()
+        told = await admin_ok(server, "tell", target="Bob", text="Please keep it\x07 friendly")
+        assert told["data"] == {"sessions": 1, "key": bob.identity}
+        await bob.sees("Please keep it friendly", since=marks[1])  # on the Tables screen
+        await asyncio.sleep(0.5)
+        assert not ann.saw("keep it friendly", since=marks[0])
+        await admin_ok(server, "tell", target=ann.identity, text="Hello Ann")
+        await ann.sees("Hello Ann", since=marks[0])  # in the lobby, by key
+
+        away = await admin(server, "tell", target="Carol", text="Are you there?")
+        assert not away["ok"] and away["error"] == "'Carol' is not connected"
+        nobody = await admin(server, "tell", target="Nobody", text="Hi")
+        assert not nobody["ok"] and "no player is called 'Nobody'" in nobody["error"]
+        assert not (await admin(server, "tell", target="Bob"))["ok"]  # no text
+        rows = (await admin_ok(server, "log", action="tell"))["data"]
+        assert [(r["keys"], r["detail"]) for r in rows] == [
+            ([ann.identity], "told Ann (1 session) | text: Hello Ann"),
+            ([bob.identity], "told Bob (1 session) | text: Please keep it friendly")]
+        assert carol.identity not in str(rows)
+        for player in (ann, bob):
+            await player.close()
+
+
+async def test_a_warning_is_shown_now_or_at_the_next_arrival_and_kept_with_the_player(
+        tmp_path: Path) -> None:
+    async with table_server(tmp_path) as server:
+        ann, bob = Player(server, "Ann"), Player(server, "Bob")
+        await enter_lobby(ann, server)
+        mark = ann.mark()
+        await admin_ok(server, "warn", target="Ann", reason="no insults at the table")
+        await ann.sees("Warning from the server's operator", since=mark)
+        await ann.sees("no insults", since=mark)
+
+        warned = await admin_ok(server, "warn", target="Bob", reason="stop\x07 stalling")
+        assert "at their next arrival" in warned["text"]
+        await enter_lobby(bob, server)
+        await bob.sees("stalling")
+        await bob.close()
+        await enter_lobby(bob, server)  # told once
+        await asyncio.sleep(1.5)
+        assert not bob.saw("stalling")
+
+        record = await admin_ok(server, "player", target="Bob")
+        assert record["data"]["keys"][0]["key"] == bob.identity
+        warnings = record["data"]["warnings"]
+        assert [(w["reason"], w["operator"], w["told"] is not None) for w in warnings] == [
+            ("stop stalling", OPERATOR, True)]
+        assert "warned" in record["text"] and "stop stalling" in record["text"]
+        assert [r["action"] for r in (await admin_ok(server, "log"))["data"]] == ["warn", "warn"]
+        missing = await admin(server, "warn", target="Bob")
+        assert not missing["ok"] and "reason" in missing["error"]
+        for player in (ann, bob):
+            await player.close()

@@ -1,4 +1,6 @@
-"""The console's commands for one player's case: the moderator's log (``log``).
+"""The console's commands for one player's case: a message to them (``tell``), a warning
+(``warn``: told at once, or at their next arrival, and kept), their record (``player``)
+and the moderator's log (``log``).
 
 A mixin of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
 database thread (``db``) and the name resolution (``identities``); each command returns
@@ -11,12 +13,24 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from trash_tui.admin import modlog
+from trash_tui.admin import modlog, store
 from trash_tui.admin.console import AdminError
-from trash_tui.admin.moderation import parse_duration
+from trash_tui.admin.moderation import parse_duration, when_text
 from trash_tui.text import clean
 
 MAX_LIMIT = 10_000
+MAX_TEXT = 300  # characters of a message or a reason
+
+
+def _required(args: dict[str, Any], key: str) -> str:
+    value = args.get(key)
+    if not isinstance(value, str) or not clean(value, MAX_TEXT).strip():
+        raise AdminError(f"{key} is required (text)")
+    return clean(value, MAX_TEXT).strip()
+
+
+def _stamp(when: float | None) -> str:
+    return "-" if when is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
 
 
 def _limit(args: dict[str, Any], default: int = 50) -> int:
@@ -45,6 +59,97 @@ class CaseworkCommands:
         async def db(self, work: Any) -> Any: ...
 
         async def identities(self, target: str) -> list[tuple[str, str]]: ...
+
+    async def one_player(self, target: str, connected: bool = False) -> tuple[str, str]:
+        """The (key, name) ``target`` names (one player: a name two players took is
+        refused with their keys); with ``connected``, among those connected now."""
+        shown = clean(target, 60)
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {shown!r} (give a key SHA256:...)")
+        if connected:
+            on = {client.identity for client in self.state.tables.clients
+                  if not client.closed}
+            pairs = [pair for pair in pairs if pair[0] in on]
+            if not pairs:
+                raise AdminError(f"{shown!r} is not connected")
+        if len(pairs) > 1:
+            keys = ", ".join(clean(key, 60) for key, _ in pairs)
+            raise AdminError(f"{len(pairs)} players are called {shown!r}: give one by its "
+                             f"key ({keys})")
+        key, name = pairs[0]
+        modlog.subject(key, name)
+        return key, name
+
+    async def do_tell(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """A message to one connected player, on whatever screen they are."""
+        target = _required(args, "target")
+        text = _required(args, "text")
+        key, name = await self.one_player(target, connected=True)
+        reached = self.state.tables.tell_player(key, text)
+        if not reached:
+            raise AdminError(f"{clean(target, 60)!r} is not connected")
+        shown = clean(name, 24) or key
+        return (f"told {shown} ({reached} session{'s' if reached != 1 else ''})",
+                {"sessions": reached, "key": key})
+
+    async def do_warn(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """A warning to one player: shown now if they are on (else at their next arrival),
+        kept with their record."""
+        target = _required(args, "target")
+        reason = _required(args, "reason")
+        key, name = await self.one_player(target)
+        reached = self.state.tables.tell_player(key, store.warning_text(reason))
+        who = modlog.operator()
+        number = await self.db(lambda history: store.add_warning(
+            history, key, name, reason, who, told=reached > 0))
+        shown = clean(name, 24) or key
+        when = "shown now" if reached else "shown at their next arrival"
+        return f"warned {shown} ({when})", {"id": number, "key": key, "told": reached > 0}
+
+    async def do_player(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """A player's record: their keys, when seen, bans and mutes, warnings, reports."""
+        target = _required(args, "target")
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
+                             "SHA256:...)")
+        keys = [key for key, _ in pairs]
+        on = {client.identity for client in self.state.tables.clients if not client.closed}
+
+        def read(history: Any) -> dict[str, Any]:
+            seen = {identity: (first, last) for identity, _, first, last in
+                    history.players.registered() if identity in keys}
+            return {"keys": [{"key": key, "name": name,
+                              "first_seen": seen.get(key, (None, None))[0],
+                              "last_seen": seen.get(key, (None, None))[1],
+                              "connected": key in on} for key, name in pairs],
+                    "sanctions": store.sanctions_of(history, keys),
+                    "warnings": store.warnings_of(history, keys),
+                    "reports": [row for row in store.reports(history, 10_000)
+                                if row["reported"] in keys]}
+
+        record = await self.db(read)
+        lines = []
+        for row in record["keys"]:
+            lines.append(f"{clean(row['name'], 24) or '?'}  {clean(row['key'], 80)}  first "
+                         f"seen {_stamp(row['first_seen'])}, last {_stamp(row['last_seen'])}"
+                         f"{'  (on now)' if row['connected'] else ''}")
+        for row in record["sanctions"]:
+            ended = f", lifted {_stamp(row['lifted'])}" if row["lifted"] else ""
+            lines.append(f"  {row['action']} {_stamp(row['created'])} "
+                         f"{when_text(row['until'])}{ended}: "
+                         f"{clean(row['reason'], 120) or '(no reason)'}")
+        for row in record["warnings"]:
+            told = (f"shown {_stamp(row['told'])}" if row["told"] is not None
+                    else "not shown yet")
+            lines.append(f"  warned {_stamp(row['created'])} by {clean(row['operator'], 32)} "
+                         f"({told}): {clean(row['reason'], 200)}")
+        for row in record["reports"]:
+            lines.append(f"  report #{row['id']} {_stamp(row['created'])} by "
+                         f"{clean(row['reporter_name'], 24)}: "
+                         f"{clean(row['reason'], 120) or '(no reason)'}")
+        return "\n".join(lines), record
 
     async def do_log(self, args: dict[str, Any]) -> tuple[str, Any]:
         """The moderator's log, newest first: ``player``, ``action``, ``since`` (a

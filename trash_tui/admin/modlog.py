@@ -67,6 +67,12 @@ def subject(key: str, name: str = "") -> None:
         entry.subject(key, name)
 
 
+def operator() -> str:
+    """Who is doing the act now being served."""
+    entry = current.get()
+    return entry.operator if entry is not None else "?"
+
+
 def looked() -> None:
     """The command now being served changed nothing after all (nothing is logged)."""
     entry = current.get()

@@ -1,5 +1,6 @@
-"""The operator's records in the history database: sanctions (bans and mutes), players'
-reports and the server's settings (the message of the day).
+"""The operator's records in the history database: sanctions (bans and mutes), warnings
+(told at once, or at the player's next arrival: ``told``), players' reports and the
+server's settings (the message of the day).
 
 Each is a table of its own in the same SQLite file as the matches, created on first use,
 so a backup holds them too and a restarted server finds its bans. Lifting a sanction
@@ -41,6 +42,16 @@ CREATE TABLE IF NOT EXISTS reports (
     reason TEXT NOT NULL,
     chat TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS warnings (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    identity TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL,
+    operator TEXT NOT NULL DEFAULT '',
+    told REAL
+);
+CREATE INDEX IF NOT EXISTS warnings_by_player ON warnings (identity, told);
 CREATE TABLE IF NOT EXISTS server_settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -84,6 +95,60 @@ def sanctions_in_force(history: History) -> list[Sanction]:
         (time.time(),)).fetchall()
     return [Sanction(int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]),
                      float(r[6]), None if r[7] is None else float(r[7])) for r in rows]
+
+
+def sanctions_of(history: History, keys: list[str]) -> list[dict[str, Any]]:
+    """Every ban and mute ever made on one of ``keys`` (lifted and over ones too), oldest
+    first."""
+    marks = ", ".join("?" for _ in keys)
+    rows = history.db.execute(
+        "SELECT id, action, kind, target, name, reason, created, until, lifted FROM "
+        f"sanctions WHERE kind = 'key' AND target IN ({marks}) ORDER BY id", keys).fetchall()
+    return [{**Sanction(int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]),
+                        float(r[6]), None if r[7] is None else float(r[7])).to_dict(),
+             "lifted": None if r[8] is None else float(r[8])} for r in rows]
+
+
+def warning_text(reason: str) -> str:
+    """What a warned player is shown (at once, or when they next arrive)."""
+    return f"Warning from the server's operator: {reason}"
+
+
+def add_warning(history: History, identity: str, name: str, reason: str, operator: str,
+                told: bool) -> int:
+    now = time.time()
+    with history.db:
+        history.db.execute("BEGIN IMMEDIATE")
+        cursor = history.db.execute(
+            "INSERT INTO warnings (created, identity, name, reason, operator, told) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (now, identity, name, reason, operator,
+                                          now if told else None))
+    return int(cursor.lastrowid or 0)
+
+
+def take_untold_warnings(history: History, identity: str) -> list[str]:
+    """The reasons of the warnings ``identity`` has not been shown yet, oldest first,
+    marked as shown now (they are about to be)."""
+    rows = history.db.execute("SELECT id, reason FROM warnings WHERE identity = ? AND "
+                              "told IS NULL ORDER BY id", (identity,)).fetchall()
+    if not rows:
+        return []
+    with history.db:
+        history.db.execute("BEGIN IMMEDIATE")
+        history.db.executemany("UPDATE warnings SET told = ? WHERE id = ?",
+                               [(time.time(), int(r[0])) for r in rows])
+    return [str(r[1]) for r in rows]
+
+
+def warnings_of(history: History, keys: list[str]) -> list[dict[str, Any]]:
+    """The warnings given to one of ``keys``, oldest first."""
+    marks = ", ".join("?" for _ in keys)
+    rows = history.db.execute(
+        "SELECT id, created, identity, name, reason, operator, told FROM warnings WHERE "
+        f"identity IN ({marks}) ORDER BY id", keys).fetchall()
+    return [{"id": int(r[0]), "created": float(r[1]), "key": str(r[2]), "name": str(r[3]),
+             "reason": str(r[4]), "operator": str(r[5]),
+             "told": None if r[6] is None else float(r[6])} for r in rows]
 
 
 def add_report(history: History, reporter: str, reporter_name: str, reported: str,

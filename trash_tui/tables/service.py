@@ -28,7 +28,8 @@ spectators, chat, message rate, bytes waiting to be sent.
 The operator's side (``trash admin``, through the SSH server): a muted player's chat
 lines reach nobody (they are told so at once, wherever they are, by ``tell_player``, and
 again at each line they try); ``say`` is a notice to every session (one that
-connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
+connects while it is still up gets it too), ``motd`` the lobby's line; a warning is told
+at once, or (``hello``) when its player next arrives; ``kick`` tells a
 session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
 table for good (its host cannot reopen it, and is told so). Players protect themselves at a
 table: ``ignore`` hides one person's chat lines from them alone, ``report`` sends the
@@ -388,7 +389,8 @@ class TableService:
         client.identity = identity
         client.token = str(message.get("token"))
         history = self._history()
-        name = await self.run(lambda: history.players.player_name(identity))
+        name, warnings = await self.run(lambda: (history.players.player_name(identity),
+                                                 store.take_untold_warnings(history, identity)))
         # (a name never registered, or "You" from before it was refused: told apart)
         if not name or name.casefold() == PLACEHOLDER_NAME.casefold():
             name = default_name(identity)
@@ -407,6 +409,9 @@ class TableService:
             left = self.notice[1] - time.monotonic()
             if left > 1:
                 client.send({"op": "say", "text": self.notice[0], "seconds": round(left, 1)})
+        if warnings:  # given while they were away
+            client.send({"op": "say", "text": store.warning_text("; ".join(warnings)),
+                         "seconds": TOLD_SECONDS})
 
     async def gone(self, client: Client) -> None:
         """A client left (closed its app, or the connection dropped)."""
@@ -901,13 +906,17 @@ class TableService:
         self.spawn(unseat())
         return True
 
-    def tell_player(self, identity: str, text: str) -> None:
-        """The operator's word to one player (a mute, its end), on whatever screen each
-        of their sessions has up: sent as a ``say`` (the lobby and the Tables screen show
-        no table's notices), to them alone."""
+    def tell_player(self, identity: str, text: str) -> int:
+        """The operator's word to one player (a mute, its end, a message, a warning), on
+        whatever screen each of their sessions has up: sent as a ``say`` (the lobby and
+        the Tables screen show no table's notices), to them alone; how many sessions got
+        it."""
+        reached = 0
         for client in list(self.clients):
             if client.identity == identity and not client.closed:
                 client.send({"op": "say", "text": text, "seconds": TOLD_SECONDS})
+                reached += 1
+        return reached
 
     def say(self, text: str, seconds: float) -> int:
         """The operator's notice to every connected session; how many got it."""
