@@ -95,6 +95,11 @@ async def test_a_message_to_one_player_reaches_them_alone_wherever_they_are(
 
         away = await admin(server, "tell", target="Carol", text="Are you there?")
         assert not away["ok"] and away["error"] == "'Carol' is not connected"
+        ran = await asyncio.to_thread(
+            subprocess.run, [*TRASH, "admin", "--socket", str(server.config.admin_path),
+                             "tell", "Carol", "Are", "you", "there?"],
+            capture_output=True, text=True, timeout=60)
+        assert (ran.returncode, ran.stderr) == (2, "trash: error: 'Carol' is not connected\n")
         nobody = await admin(server, "tell", target="Nobody", text="Hi")
         assert not nobody["ok"] and "no player is called 'Nobody'" in nobody["error"]
         assert not (await admin(server, "tell", target="Bob"))["ok"]  # no text

@@ -76,8 +76,8 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
               help="The admin socket itself (default: admin.sock in the data folder).")
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
-    """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
-    figures and backups."""
+    """The console of a running 'trash serve': who is on, kick, ban, mute, warn, tell,
+    notices, reports, voids, the moderator's log, figures and backups."""
     ctx.obj = {"socket": _socket_path(config, socket_path)}
 
 
@@ -200,6 +200,34 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 def reports(ctx: click.Context, as_json: bool) -> None:
     """The players' reports, newest first, with the chat lines before each."""
     ask(ctx, "reports", as_json=as_json)
+
+
+@admin_group.command("tell")
+@click.argument("target")
+@click.argument("text", nargs=-1, required=True)
+@click.pass_context
+def tell(ctx: click.Context, target: str, text: tuple[str, ...]) -> None:
+    """A message to one connected player (a name or a key), on whatever screen they are."""
+    ask(ctx, "tell", {"target": target, "text": " ".join(text)})
+
+
+@admin_group.command("warn")
+@click.argument("target")
+@click.argument("reason", nargs=-1, required=True)
+@click.pass_context
+def warn(ctx: click.Context, target: str, reason: tuple[str, ...]) -> None:
+    """Warn a player (before a mute or a ban): shown now, or when they next arrive; kept
+    with their record."""
+    ask(ctx, "warn", {"target": target, "reason": " ".join(reason)})
+
+
+@admin_group.command("player")
+@click.argument("target")
+@json_option
+@click.pass_context
+def player(ctx: click.Context, target: str, as_json: bool) -> None:
+    """A player's record: keys, when seen, bans and mutes, warnings, reports, voids."""
+    ask(ctx, "player", {"target": target}, as_json=as_json)
 
 
 @admin_group.command("log")
