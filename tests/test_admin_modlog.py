@@ -12,11 +12,16 @@ import pwd
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from admin_helpers import admin, admin_ok
 from ssh_helpers import serving
+from table_helpers import TableClient, ann_hosts, name_player
 from table_ssh_helpers import Player, enter_lobby, open_tables, table_server
+
+from trash_tui.admin import store
+from trash_tui.players.rater import open_history
 
 OPERATOR = pwd.getpwuid(os.geteuid()).pw_name
 TRASH = [sys.executable, "-m", "trash_tui.cli.main"]
@@ -142,3 +147,95 @@ async def test_a_warning_is_shown_now_or_at_the_next_arrival_and_kept_with_the_p
         assert not missing["ok"] and "reason" in missing["error"]
         for player in (ann, bob):
             await player.close()
+
+
+async def test_a_report_has_a_status_and_its_table_chat_is_kept_past_the_last_20_lines(
+        tmp_path: Path) -> None:
+    for identity, name in (("key:ann", "Ann"), ("key:hit", "Hit")):
+        name_player(tmp_path, identity, name)
+    day = 86400.0
+    with open_history(tmp_path / "history.sqlite3") as history:  # chat kept from before
+        store.prepare(history)
+        for age, text in ((3 * day, "three days old"), (1 * day, "one day old")):
+            history.db.execute("INSERT INTO chat_log (at, table_id, table_code, identity, "
+                               "name, text) VALUES (?, 999, 'OLD1', 'key:x', 'X', ?)",
+                               (time.time() - age, text))
+    async with serving(tmp_path, chat_per_minute=600, chat_days=2) as server:
+        service = server.state.tables
+        ann, created = await ann_hosts(service)
+        hit = await TableClient.connect(service, "key:hit")
+        await hit.send({"op": "watch", "table": created["table"]})
+        await hit.wait_for("update")
+        for number in range(30):
+            await hit.send({"op": "chat", "text": f"insult number {number}"})
+            await ann.wait_for("chat", lambda m, n=number: m["text"] == f"insult number {n}")
+        await ann.send({"op": "report", "name": "Hit", "reason": "abuse"})
+        await ann.wait_for("notice", lambda m: "report" in m["text"])
+        await hit.send({"op": "chat", "text": "after the report\x07"})
+        await ann.wait_for("chat", lambda m: m["text"] == "after the report")
+
+        [row] = (await admin_ok(server, "reports"))["data"]
+        assert (row["status"], row["reported"], row["decided_by"]) == ("open", "key:hit", None)
+        assert len(row["chat"]) == 20  # what the report itself holds
+        number = row["id"]
+        shown = await admin_ok(server, "report", id=number)
+        kept = [line["text"] for line in shown["data"]["chat"]]
+        assert kept == [f"insult number {n}" for n in range(30)] + ["after the report"]
+        assert "insult number 0" in shown["text"] and "open" in shown["text"]
+        assert "three days old" not in str(shown) and "one day old" not in str(shown)
+
+        dismissed = await admin_ok(server, "report", id=number, decision="dismiss",
+                                   note="banter between friends")
+        assert dismissed["data"]["status"] == "dismissed"
+        assert (await admin_ok(server, "reports", open=True))["data"] == []
+        await admin_ok(server, "report", id=number, decision="act", note="muted him")
+        [row] = (await admin_ok(server, "reports"))["data"]
+        assert (row["status"], row["decided_by"], row["note"]) == ("acted", OPERATOR,
+                                                                   "muted him")
+        assert row["decided_at"] >= row["created"]
+        assert "acted on by" in (await admin_ok(server, "reports"))["text"]
+        logged = (await admin_ok(server, "log", action="report"))["data"]
+        assert [(r["keys"], r["target"]) for r in logged] == [(["key:hit"], str(number))] * 2
+        assert "muted him" in logged[0]["detail"]
+        assert (await admin(server, "report", id=999))["error"] == "no report #999"
+        bad = await admin(server, "report", id=number, decision="forgive")
+        assert not bad["ok"] and "dismiss or act" in bad["error"]
+        for client in (ann, hit):
+            await client.close()
+    with sqlite3.connect(tmp_path / "history.sqlite3") as db:  # older than chat_days: gone
+        texts = {r[0] for r in db.execute("SELECT text FROM chat_log")}
+    assert "three days old" not in texts and "one day old" in texts
+    assert "insult number 0" in texts
+    assert "chat_days" in Path(__file__).parent.parent.joinpath("ssh-server.toml").read_text()
+
+
+OLD_REPORTS = """
+CREATE TABLE reports (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    reporter TEXT NOT NULL,
+    reporter_name TEXT NOT NULL,
+    reported TEXT NOT NULL,
+    reported_name TEXT NOT NULL,
+    table_code TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    chat TEXT NOT NULL
+);
+"""  # the reports table before they had a status (main before issue 37's second round)
+
+
+async def test_a_database_from_before_report_statuses_is_upgraded_in_place(
+        tmp_path: Path) -> None:
+    with open_history(tmp_path / "history.sqlite3") as history:
+        history.db.executescript(OLD_REPORTS)
+        history.db.execute(
+            "INSERT INTO reports (created, reporter, reporter_name, reported, reported_name, "
+            "table_code, reason, chat) VALUES (?, 'key:ann', 'Ann', 'key:hit', 'Hit', "
+            "'ABCD', 'spam', ?)", (time.time() - 60, '[{"from": "Hit", "text": "buy gold"}]'))
+    async with serving(tmp_path) as server:
+        [row] = (await admin_ok(server, "reports", open=True))["data"]
+        assert (row["status"], row["reason"]) == ("open", "spam")
+        shown = await admin_ok(server, "report", id=row["id"])
+        assert [line["text"] for line in shown["data"]["chat"]] == ["buy gold"]
+        await admin_ok(server, "report", id=row["id"], decision="dismiss")
+        assert (await admin_ok(server, "reports", open=True))["data"] == []

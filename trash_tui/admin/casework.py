@@ -1,6 +1,7 @@
 """The console's commands for one player's case: a message to them (``tell``), a warning
-(``warn``: told at once, or at their next arrival, and kept), their record (``player``)
-and the moderator's log (``log``).
+(``warn``: told at once, or at their next arrival, and kept), their record (``player``),
+the players' reports and their status (``reports``, ``report``: one with the table's kept
+chat around it, dismissed or acted on) and the moderator's log (``log``).
 
 A mixin of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
 database thread (``db``) and the name resolution (``identities``); each command returns
@@ -31,6 +32,20 @@ def _required(args: dict[str, Any], key: str) -> str:
 
 def _stamp(when: float | None) -> str:
     return "-" if when is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
+
+
+def _report_line(row: dict[str, Any]) -> str:
+    """A report in one line: who reported whom, where, why, and its status."""
+    status = row["status"]
+    if status != store.OPEN:
+        said = {store.DISMISSED: "dismissed", store.ACTED: "acted on"}.get(status, status)
+        note = f": {clean(row['note'], 200)}" if row["note"] else ""
+        status = (f"{said} by {clean(row['decided_by'] or '?', 32)} "
+                  f"{_stamp(row['decided_at'])}{note}")
+    return (f"#{row['id']} {_stamp(row['created'])} at {clean(row['table'], 12)}: "
+            f"{clean(row['reporter_name'], 24)} ({clean(row['reporter'], 60)}) reported "
+            f"{clean(row['reported_name'], 24)} ({clean(row['reported'], 60)}): "
+            f"{clean(row['reason'], 200) or '(no reason)'} [{status}]")
 
 
 def _limit(args: dict[str, Any], default: int = 50) -> int:
@@ -150,6 +165,60 @@ class CaseworkCommands:
                          f"{clean(row['reporter_name'], 24)}: "
                          f"{clean(row['reason'], 120) or '(no reason)'}")
         return "\n".join(lines), record
+
+    async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """The players' reports, newest first (``open``: only those not decided yet)."""
+        status = store.OPEN if args.get("open") else None
+        limit = _limit(args)
+        rows = await self.db(lambda history: store.reports(history, limit, status))
+        lines = []
+        for row in rows:
+            lines.append(_report_line(row))
+            for line in row["chat"][-10:]:
+                if isinstance(line, dict):
+                    lines.append(f"    {clean(line.get('from', '?'), 24)}: "
+                                 f"{clean(line.get('text', ''), 200)}")
+        empty = "no open reports" if status else "no reports"
+        return "\n".join(lines) or empty, rows
+
+    async def do_report(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """One report with its table's kept chat around it; with ``decision`` (dismiss,
+        act, reopen) its status is set, by this operator, now, with ``note``."""
+        number = args.get("id")
+        if isinstance(number, str) and number.lstrip("#").isdigit():
+            number = int(number.lstrip("#"))
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise AdminError("id is a report's number (trash admin reports)")
+        decision = _optional_text(args, "decision", 20)
+        note = _optional_text(args, "note", MAX_TEXT) or ""
+        if decision is None:
+            modlog.looked()
+            row = await self.db(lambda history: store.report(history, number))
+        elif decision not in store.DECISIONS:
+            raise AdminError(f"a report is decided with dismiss or act (or reopen), not "
+                             f"{decision!r}")
+        else:
+            status, who = store.DECISIONS[decision], modlog.operator()
+            row = await self.db(lambda history: store.report(history, number) and
+                                store.decide_report(history, number, status, who, note))
+        if row is None:
+            raise AdminError(f"no report #{number}")
+        modlog.subject(row["reported"], row["reported_name"])
+        if decision is not None:
+            return _report_line(row), row
+        kept = await self.db(lambda history: store.chat_around(history, row))
+        chat = kept or [{"from": line.get("from", "?"), "text": line.get("text", "")}
+                        for line in row["chat"] if isinstance(line, dict)]
+        lines = [_report_line(row)]
+        source = "kept chat of the table" if kept else "the chat the report holds"
+        lines.append(f"  {len(chat)} line{'s' if len(chat) != 1 else ''} ({source}):")
+        for line in chat:
+            stamp = (time.strftime("%H:%M:%S ", time.gmtime(line["at"])) if "at" in line
+                     else "")
+            mark = "> " if "at" in line and line["at"] > row["created"] else "  "
+            lines.append(f"  {mark}{stamp}{clean(line.get('from', '?'), 24)}: "
+                         f"{clean(line.get('text', ''), 200)}")
+        return "\n".join(lines), {**row, "chat": chat}
 
     async def do_log(self, args: dict[str, Any]) -> tuple[str, Any]:
         """The moderator's log, newest first: ``player``, ``action``, ``since`` (a

@@ -290,21 +290,6 @@ class AdminCommands(CaseworkCommands):
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}
 
-    async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
-        rows = await self.db(lambda history: store.reports(history))
-        lines = []
-        for row in rows:
-            stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["created"]))
-            lines.append(f"#{row['id']} {stamp} UTC at {row['table']}: "
-                         f"{clean(row['reporter_name'], 24)} ({row['reporter']}) reported "
-                         f"{clean(row['reported_name'], 24)} ({row['reported']}): "
-                         f"{clean(row['reason'], 200) or '(no reason)'}")
-            for line in row["chat"][-10:]:
-                if isinstance(line, dict):
-                    lines.append(f"    {clean(line.get('from', '?'), 24)}: "
-                                 f"{clean(line.get('text', ''), 200)}")
-        return "\n".join(lines) or "no reports", rows
-
     # --- figures and backups ------------------------------------------------------------
     def figures(self) -> dict[str, Any]:
         """Everything ``stats`` shows (the metrics endpoint's figures, as one object)."""

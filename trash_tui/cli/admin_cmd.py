@@ -195,11 +195,32 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 
 @admin_group.command("reports")
+@click.option("--open", "only_open", is_flag=True, help="Only those not decided yet.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True,
+              help="At most this many reports.")
 @json_option
 @click.pass_context
-def reports(ctx: click.Context, as_json: bool) -> None:
-    """The players' reports, newest first, with the chat lines before each."""
-    ask(ctx, "reports", as_json=as_json)
+def reports(ctx: click.Context, only_open: bool, limit: int, as_json: bool) -> None:
+    """The players' reports, newest first, with their status and the chat lines before
+    each."""
+    ask(ctx, "reports", {"open": only_open, "limit": limit}, as_json=as_json)
+
+
+@admin_group.command("report")
+@click.argument("number", metavar="ID", type=click.IntRange(1))
+@click.argument("decision", required=False,
+                type=click.Choice(["dismiss", "act", "reopen"]))
+@click.argument("note", nargs=-1)
+@json_option
+@click.pass_context
+def report(ctx: click.Context, number: int, decision: str | None, note: tuple[str, ...],
+           as_json: bool) -> None:
+    """Report ID with the table's kept chat around it; or decide it: dismiss, act (you
+    acted on it) or reopen, with a NOTE."""
+    if note and decision is None:
+        raise click.UsageError("a NOTE comes after dismiss, act or reopen")
+    ask(ctx, "report", {"id": number, "decision": decision, "note": " ".join(note)},
+        as_json=as_json)
 
 
 @admin_group.command("tell")
