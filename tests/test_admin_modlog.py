@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from admin_helpers import admin, admin_ok
+from players_helpers import shared
 from ssh_helpers import serving
 from table_helpers import TableClient, ann_hosts, name_player
 from table_ssh_helpers import Player, enter_lobby, open_tables, table_server
@@ -239,3 +240,66 @@ async def test_a_database_from_before_report_statuses_is_upgraded_in_place(
         assert [line["text"] for line in shown["data"]["chat"]] == ["buy gold"]
         await admin_ok(server, "report", id=row["id"], decision="dismiss")
         assert (await admin_ok(server, "reports", open=True))["data"] == []
+
+
+PLAYERS = {"key:ann": "Ann", "key:bob": "Bob", "key:cat": "Cat", "key:dan": "Dan"}
+#: (the players in seat order, their places): a season of shared tables, humans only
+SEASON = [
+    (["key:ann", "key:bob", "key:cat"], [2, 3, 1]),
+    (["key:bob", "key:dan"], [1, 2]),
+    (["key:cat", "key:dan", "key:ann"], [1, 3, 2]),
+    (["key:ann", "key:dan"], [2, 1]),
+    (["key:cat", "key:bob"], [1, 2]),
+    (["key:ann", "key:bob", "key:dan"], [1, 2, 3]),
+    (["key:dan", "key:cat"], [2, 1]),
+    (["key:bob", "key:ann"], [2, 1]),
+]
+
+
+def season(path: Path, without: str | None = None) -> None:
+    """The season's rated matches in a new database (those of ``without`` never
+    happened)."""
+    with open_history(path) as history:
+        for identity, name in PLAYERS.items():
+            history.players.register_player(identity, name)
+        for players, places in SEASON:
+            if without not in players:
+                shared(history, ["human"] * len(players), places, dict(enumerate(players)))
+
+
+def ratings(path: Path) -> dict[tuple[str, str], tuple[float, float, int]]:
+    with sqlite3.connect(path) as db:
+        return {(r[0], r[1]): (r[2], r[3], r[4]) for r in db.execute(
+            "SELECT identity, game, mu, sigma, matches FROM ratings")}
+
+
+async def test_void_takes_a_cheaters_matches_out_of_the_rating_exactly_and_unvoid_puts_them_back(
+        tmp_path: Path) -> None:
+    (tmp_path / "never").mkdir()
+    season(tmp_path / "never" / "history.sqlite3", without="key:cat")
+    never = ratings(tmp_path / "never" / "history.sqlite3")
+    path = tmp_path / "history.sqlite3"
+    season(path)
+    original = ratings(path)
+    assert original != never and ("key:cat", "trash") in original
+    async with serving(tmp_path) as server:
+        voided = await admin_ok(server, "void", target="Cat")
+        assert voided["data"]["matches"] == 4 and voided["data"]["key"] == "key:cat"
+        assert "4 rated matches" in voided["text"]
+        assert ratings(path) == never  # as if they had never been played
+        with open_history(path) as history:  # trash players rebuild keeps them out
+            history.rebuild_ratings()
+        assert ratings(path) == never
+        again = await admin(server, "void", target="Cat")
+        assert not again["ok"] and again["error"] == "'Cat' has no rated match left to void"
+        record = await admin_ok(server, "player", target="Cat")
+        assert record["data"]["voided"] == 4 and "void" in record["text"]
+
+        back = await admin_ok(server, "unvoid", target="Cat")
+        assert back["data"]["matches"] == 4
+        assert ratings(path) == original
+        assert not (await admin(server, "unvoid", target="Cat"))["ok"]
+        assert not (await admin(server, "void", target="Nobody"))["ok"]
+        logged = (await admin_ok(server, "log", player="Cat"))["data"]
+        assert [(r["action"], r["keys"]) for r in logged] == [("unvoid", ["key:cat"]),
+                                                             ("void", ["key:cat"])]

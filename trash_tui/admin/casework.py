@@ -1,7 +1,9 @@
 """The console's commands for one player's case: a message to them (``tell``), a warning
 (``warn``: told at once, or at their next arrival, and kept), their record (``player``),
 the players' reports and their status (``reports``, ``report``: one with the table's kept
-chat around it, dismissed or acted on) and the moderator's log (``log``).
+chat around it, dismissed or acted on), a cheater's rated results taken out of the rating
+and put back (``void``, ``unvoid``: the ratings rebuilt as ``trash players rebuild`` does,
+``History.void_player``) and the moderator's log (``log``).
 
 A mixin of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
 database thread (``db``) and the name resolution (``identities``); each command returns
@@ -142,7 +144,9 @@ class CaseworkCommands:
                     "sanctions": store.sanctions_of(history, keys),
                     "warnings": store.warnings_of(history, keys),
                     "reports": [row for row in store.reports(history, 10_000)
-                                if row["reported"] in keys]}
+                                if row["reported"] in keys],
+                    "voided": sum(len(history.players.voided_matches_of(key))
+                                  for key in keys)}
 
         record = await self.db(read)
         lines = []
@@ -164,7 +168,32 @@ class CaseworkCommands:
             lines.append(f"  report #{row['id']} {_stamp(row['created'])} by "
                          f"{clean(row['reporter_name'], 24)}: "
                          f"{clean(row['reason'], 120) or '(no reason)'}")
+        if record["voided"]:
+            lines.append(f"  {record['voided']} rated match"
+                         f"{'es' if record['voided'] != 1 else ''} void (trash admin unvoid)")
         return "\n".join(lines), record
+
+    async def do_void(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """Take a player's rated matches so far out of the rating: everyone's ratings are
+        rebuilt as if those matches had never been played."""
+        return await self._void(args, True)
+
+    async def do_unvoid(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """Put a player's voided matches back in the rating (rebuilt again)."""
+        return await self._void(args, False)
+
+    async def _void(self, args: dict[str, Any], void: bool) -> tuple[str, Any]:
+        key, name = await self.one_player(_required(args, "target"))
+        shown = clean(name, 24) or key
+        count = await self.db(lambda history: history.void_player(key) if void
+                              else history.unvoid_player(key))
+        if not count:
+            raise AdminError(f"{shown!r} has no rated match left to void" if void
+                             else f"{shown!r} has no void match")
+        matches = f"{count} rated match{'es' if count != 1 else ''}"
+        text = (f"voided {matches} of {shown}: the ratings are rebuilt without them" if void
+                else f"put {matches} of {shown} back: the ratings are rebuilt with them")
+        return text, {"key": key, "matches": count}
 
     async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
         """The players' reports, newest first (``open``: only those not decided yet)."""

@@ -251,6 +251,24 @@ def player(ctx: click.Context, target: str, as_json: bool) -> None:
     ask(ctx, "player", {"target": target}, as_json=as_json)
 
 
+@admin_group.command("void")
+@click.argument("target")
+@reason_option
+@click.pass_context
+def void(ctx: click.Context, target: str, reason: str) -> None:
+    """Take TARGET's rated matches so far out of the rating (a cheater's results): every
+    player's rating is rebuilt as if they had never been played."""
+    ask(ctx, "void", {"target": target, "reason": reason})
+
+
+@admin_group.command("unvoid")
+@click.argument("target")
+@click.pass_context
+def unvoid(ctx: click.Context, target: str) -> None:
+    """Put TARGET's voided matches back in the rating (rebuilt again)."""
+    ask(ctx, "unvoid", {"target": target})
+
+
 @admin_group.command("log")
 @click.option("--player", metavar="NAME", help="Only acts on this player (a name or a key).")
 @click.option("--action", metavar="ACTION",
