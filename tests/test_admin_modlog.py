@@ -114,6 +114,10 @@ async def test_a_message_to_one_player_reaches_them_alone_wherever_they_are(
             ([ann.identity], "told Ann (1 session) | text: Hello Ann"),
             ([bob.identity], "told Bob (1 session) | text: Please keep it friendly")]
         assert carol.identity not in str(rows)
+        await admin_ok(server, "kick", target="Bob", reason="time out")
+        [kick] = (await admin_ok(server, "log", action="kick"))["data"]
+        assert (kick["keys"], kick["detail"]) == ([bob.identity],
+                                                  "kicked 1 session | reason: time out")
         for player in (ann, bob):
             await player.close()
 
@@ -201,6 +205,10 @@ async def test_a_report_has_a_status_and_its_table_chat_is_kept_past_the_last_20
         assert (await admin(server, "report", id=999))["error"] == "no report #999"
         bad = await admin(server, "report", id=number, decision="forgive")
         assert not bad["ok"] and "dismiss or act" in bad["error"]
+        await admin_ok(server, "close", code=created["code"].lower(), reason="abuse")
+        [close] = (await admin_ok(server, "log", action="close"))["data"]
+        assert (close["target"], close["operator"]) == (created["code"].lower(), OPERATOR)
+        assert (await admin_ok(server, "log", limit=1))["data"] == [close]
         for client in (ann, hit):
             await client.close()
     with sqlite3.connect(tmp_path / "history.sqlite3") as db:  # older than chat_days: gone
