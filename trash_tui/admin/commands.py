@@ -1,7 +1,9 @@
 """What ``trash admin`` can ask the running server, done on the server's side.
 
 ``AdminCommands(server_state)`` answers one command at a time (``run``): each returns the
-text ``trash admin`` prints and the data ``--json`` prints. The SSH server's state is used
+text ``trash admin`` prints and the data ``--json`` prints. ``run`` is the one door of
+every command: an act that did something (``modlog.ACTS``) is then written to the
+moderator's log, with the operator's user name. The SSH server's state is used
 through what it offers (its sessions, its table service, the moderation list, the metrics);
 the database is only touched on the table service's worker thread. Everything a player
 typed (names) is cleaned before it is shown; keys and addresses are the server's own.
@@ -10,6 +12,7 @@ typed (names) is cleaned before it is shown; keys and addresses are the server's
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from typing import Any
 
@@ -99,7 +102,11 @@ class AdminCommands(CaseworkCommands):
             raise AdminError(str(exc)) from None
         if entry is not None and entry.acted:
             kept = modlog.detail(text, args)
-            await self.db(lambda history: modlog.add_entry(history, entry, kept))
+            try:
+                await self.db(lambda history: modlog.add_entry(history, entry, kept))
+            except sqlite3.Error as exc:  # done all the same: say it is not in the log
+                self.state.report(f"admin: the moderator's log failed: {exc}", "")
+                text += f" (not in the moderator's log: {exc})"
         return text, data
 
     async def db(self, work: Any) -> Any:
