@@ -75,6 +75,13 @@ async def test_every_act_is_logged_by_the_door_with_its_operator_and_searched(
         helped = await asyncio.to_thread(subprocess.run, [*TRASH, "admin", "--help"],
                                          capture_output=True, text=True, timeout=60)
         assert " log " in helped.stdout
+        backup = tmp_path / "backup.sqlite3"
+        ran = await asyncio.to_thread(
+            subprocess.run, [*TRASH, "admin", "--socket", path, "backup", str(backup)],
+            capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran.stderr
+        with sqlite3.connect(backup) as db:  # in the backup
+            assert db.execute("SELECT COUNT(*) FROM moderator_log").fetchone() == (4,)
 
     with sqlite3.connect(tmp_path / "history.sqlite3") as db:  # kept (and so in backups)
         kept = db.execute("SELECT operator, action, target FROM moderator_log ORDER BY id"
