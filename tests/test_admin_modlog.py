@@ -193,7 +193,10 @@ async def test_a_report_has_a_status_and_its_table_chat_is_kept_past_the_last_20
         shown = await admin_ok(server, "report", id=number)
         kept = [line["text"] for line in shown["data"]["chat"]]
         assert kept == [f"insult number {n}" for n in range(30)] + ["after the report"]
-        assert "insult number 0" in shown["text"] and "open" in shown["text"]
+        assert "insult number 0" in shown["text"] and "[open]" in shown["text"]
+        text = shown["text"]
+        assert text.index("insult number 29") < text.index("the report was sent here") < \
+            text.index("after the report")
         assert "three days old" not in str(shown) and "one day old" not in str(shown)
 
         dismissed = await admin_ok(server, "report", id=number, decision="dismiss",

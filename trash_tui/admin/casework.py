@@ -241,11 +241,14 @@ class CaseworkCommands:
         lines = [_report_line(row)]
         source = "kept chat of the table" if kept else "the chat the report holds"
         lines.append(f"  {len(chat)} line{'s' if len(chat) != 1 else ''} ({source}):")
+        marked = False
         for line in chat:
-            stamp = (time.strftime("%H:%M:%S ", time.gmtime(line["at"])) if "at" in line
-                     else "")
-            mark = "> " if "at" in line and line["at"] > row["created"] else "  "
-            lines.append(f"  {mark}{stamp}{clean(line.get('from', '?'), 24)}: "
+            if not marked and line.get("at", 0.0) > row["created"]:
+                lines.append(f"  -- the report was sent here ({_stamp(row['created'])}) --")
+                marked = True
+            stamp = (time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime(line["at"]))
+                     if "at" in line else "")
+            lines.append(f"  {stamp}{clean(line.get('from', '?'), 24)}: "
                          f"{clean(line.get('text', ''), 200)}")
         return "\n".join(lines), {**row, "chat": chat}
 
