@@ -167,7 +167,7 @@ class CaseworkCommands:
         for row in record["reports"]:
             lines.append(f"  report #{row['id']} {_stamp(row['created'])} by "
                          f"{clean(row['reporter_name'], 24)}: "
-                         f"{clean(row['reason'], 120) or '(no reason)'}")
+                         f"{clean(row['reason'], 120) or '(no reason)'} [{row['status']}]")
         if record["voided"]:
             lines.append(f"  {record['voided']} rated match"
                          f"{'es' if record['voided'] != 1 else ''} void (trash admin unvoid)")
@@ -234,7 +234,10 @@ class CaseworkCommands:
             raise AdminError(f"no report #{number}")
         modlog.subject(row["reported"], row["reported_name"])
         if decision is not None:
-            return _report_line(row), row
+            said = {store.DISMISSED: "dismissed", store.ACTED: "acted on",
+                    store.OPEN: "open again"}[row["status"]]
+            return (f"report #{row['id']} {said}: {clean(row['reported_name'], 24)}, "
+                    f"reported by {clean(row['reporter_name'], 24)}"), row
         kept = await self.db(lambda history: store.chat_around(history, row))
         chat = kept or [{"from": line.get("from", "?"), "text": line.get("text", "")}
                         for line in row["chat"] if isinstance(line, dict)]
