@@ -258,6 +258,8 @@ async def test_a_database_from_before_report_statuses_is_upgraded_in_place(
         assert [line["text"] for line in shown["data"]["chat"]] == ["buy gold"]
         await admin_ok(server, "report", id=row["id"], decision="dismiss")
         assert (await admin_ok(server, "reports", open=True))["data"] == []
+        [logged] = (await admin_ok(server, "log"))["data"]  # the new tables are there too
+        assert (logged["action"], logged["keys"]) == ("report", ["key:hit"])
 
 
 PLAYERS = {"key:ann": "Ann", "key:bob": "Bob", "key:cat": "Cat", "key:dan": "Dan"}
