@@ -1,7 +1,9 @@
 """What ``trash admin`` can ask the running server, done on the server's side.
 
 ``AdminCommands(server_state)`` answers one command at a time (``run``): each returns the
-text ``trash admin`` prints and the data ``--json`` prints. The SSH server's state is used
+text ``trash admin`` prints and the data ``--json`` prints. ``run`` is the one door of
+every command: an act that did something (``modlog.ACTS``) is then written to the
+moderator's log, with the operator's user name. The SSH server's state is used
 through what it offers (its sessions, its table service, the moderation list, the metrics);
 the database is only touched on the table service's worker thread. Everything a player
 typed (names) is cleaned before it is shown; keys and addresses are the server's own.
@@ -10,11 +12,13 @@ typed (names) is cleaned before it is shown; keys and addresses are the server's
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from typing import Any
 
-from trash_tui.admin import store
+from trash_tui.admin import modlog, store
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
+from trash_tui.admin.casework import CaseworkCommands
 from trash_tui.admin.console import AdminError
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
@@ -67,8 +71,9 @@ def _columns(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join(lines)
 
 
-class AdminCommands:
-    """The console's commands on one server's state (``trash_tui.ssh.server.ServerState``)."""
+class AdminCommands(CaseworkCommands):
+    """The console's commands on one server's state (``trash_tui.ssh.server.ServerState``);
+    those about one player's case are in ``casework.py``."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -77,14 +82,32 @@ class AdminCommands:
     def service(self) -> Any:
         return self.state.tables
 
-    async def run(self, command: str, args: dict[str, Any]) -> tuple[str, Any]:
+    async def run(self, command: str, args: dict[str, Any], operator: str = "?"
+                  ) -> tuple[str, Any]:
+        """The one door of every console command: done, then (an act that did something)
+        written to the moderator's log with ``operator``, whom it acted on and what the
+        operator wrote."""
         method = getattr(self, f"do_{command}", None)
         if method is None or command.startswith("_"):
             raise AdminError(f"no such command: {command!r}")
+        target = next((args[k] for k in ("target", "code", "id") if
+                       isinstance(args.get(k), str | int) and not isinstance(args[k], bool)),
+                      "")
+        entry = modlog.Entry(operator, command, str(target)) if command in modlog.ACTS \
+            else None
+        modlog.current.set(entry)
         try:
-            return await method(args)
+            text, data = await method(args)
         except ModerationError as exc:
             raise AdminError(str(exc)) from None
+        if entry is not None and entry.acted:
+            kept = modlog.detail(text, args)
+            try:
+                await self.db(lambda history: modlog.add_entry(history, entry, kept))
+            except sqlite3.Error as exc:  # done all the same: say it is not in the log
+                self.state.report(f"admin: the moderator's log failed: {exc}", "")
+                text += f" (not in the moderator's log: {exc})"
+        return text, data
 
     async def db(self, work: Any) -> Any:
         """Run ``work(history)`` on the table service's database thread."""
@@ -146,7 +169,11 @@ class AdminCommands:
     async def do_kick(self, args: dict[str, Any]) -> tuple[str, Any]:
         target = _text(args, "target", True)
         reason = _text(args, "reason") or "no reason given"
-        keys = {key for key, _ in await self.identities(target)}
+        pairs = await self.identities(target)
+        keys = {key for key, _ in pairs}
+        for key, name in pairs:
+            if any(session.player == key for session in self.state.sessions):
+                modlog.subject(key, name)
         network = None if keys else address_network(target)
         kicked = self.state.kick(lambda session: session.player in keys or (
             network is not None and _in(session.address, network)), reason)
@@ -191,6 +218,7 @@ class AdminCommands:
                 history, action, ADDRESS, str(network), "", reason, until)))
         for sanction in made:
             self.state.moderation.add(sanction)
+            modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
         if action == BAN:
             self.state.metrics.bans.inc(len(made))
             for sanction in made:
@@ -214,6 +242,8 @@ class AdminCommands:
             what = "banned" if action == BAN else "muted"
             raise AdminError(f"{clean(target, 60)!r} is not {what}")
         ids = [s.id for s in lifted]
+        for sanction in lifted:
+            modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
         await self.db(lambda history: store.lift_sanctions(history, ids))
         if action == MUTE:
             for sanction in lifted:
@@ -259,27 +289,13 @@ class AdminCommands:
     async def do_motd(self, args: dict[str, Any]) -> tuple[str, Any]:
         text = None if args.get("clear") else (_text(args, "text") or None)
         if text is None and not args.get("clear"):  # no text: what it is now
+            modlog.looked()
             current = self.service.motd
             return (current or "no message of the day"), {"motd": current}
         await self.db(lambda history: store.set_setting(history, store.MOTD, text))
         self.service.set_motd(text)
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}
-
-    async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
-        rows = await self.db(lambda history: store.reports(history))
-        lines = []
-        for row in rows:
-            stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["created"]))
-            lines.append(f"#{row['id']} {stamp} UTC at {row['table']}: "
-                         f"{clean(row['reporter_name'], 24)} ({row['reporter']}) reported "
-                         f"{clean(row['reported_name'], 24)} ({row['reported']}): "
-                         f"{clean(row['reason'], 200) or '(no reason)'}")
-            for line in row["chat"][-10:]:
-                if isinstance(line, dict):
-                    lines.append(f"    {clean(line.get('from', '?'), 24)}: "
-                                 f"{clean(line.get('text', ''), 200)}")
-        return "\n".join(lines) or "no reports", rows
 
     # --- figures and backups ------------------------------------------------------------
     def figures(self) -> dict[str, Any]:

@@ -8,7 +8,8 @@ own user only, bounded in every way a stranger could use it.
   most ``MAX_REQUEST`` bytes, sent within ``REQUEST_TIMEOUT`` s; the answer is one JSON
   line ``{"ok": true, "text": ..., "data": ...}`` or ``{"ok": false, "error": ONE LINE}``.
   Garbage, a line too long or too slow gets the one-line error and the connection closes;
-  the server is not disturbed.
+  the server is not disturbed. The handler is told who asks: the peer's local user name
+  (``operator``, from the same credentials), which the moderator's log keeps.
 - At most ``MAX_CONNECTIONS`` connections at once (more are told ``BUSY`` and closed;
   ``request``, the client, asks again after a short random backoff for up to
   ``BUSY_PATIENCE`` s), and a command has ``COMMAND_TIMEOUT`` s. The client reads the
@@ -25,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pwd
 import random
 import socket
 import struct
@@ -44,7 +46,7 @@ MAX_PATH = 100  # longer socket paths go through the folder's descriptor
 BUSY = "the admin console is busy: try again"
 BUSY_PATIENCE = 10.0  # seconds a client goes on asking a busy console
 
-Handler = Callable[[str, dict[str, Any]], Awaitable[tuple[str, Any]]]
+Handler = Callable[[str, dict[str, Any], str], Awaitable[tuple[str, Any]]]
 
 
 class AdminError(ValueError):
@@ -59,6 +61,14 @@ def peer_uid(sock: socket.socket) -> int | None:
         return None
     _pid, uid, _gid = struct.unpack("3i", data)
     return uid
+
+
+def user_name(uid: int) -> str:
+    """The local user name of ``uid`` (``uid N`` when the system has none)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, OverflowError):
+        return f"uid {uid}"
 
 
 @contextlib.contextmanager
@@ -173,7 +183,8 @@ class AdminConsole:
             self.refused += 1
             return answer(False, error=f"not a request: {visible(args, 80)}")
         try:
-            text, data = await asyncio.wait_for(self.handler(command, args), COMMAND_TIMEOUT)
+            text, data = await asyncio.wait_for(self.handler(command, args, user_name(uid)),
+                                                COMMAND_TIMEOUT)
         except AdminError as exc:
             return answer(False, error=str(exc))
         except TimeoutError:

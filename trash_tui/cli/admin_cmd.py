@@ -76,8 +76,8 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
               help="The admin socket itself (default: admin.sock in the data folder).")
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
-    """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
-    figures and backups."""
+    """The console of a running 'trash serve': who is on, kick, ban, mute, warn, tell,
+    notices, reports, voids, the moderator's log, figures and backups."""
     ctx.obj = {"socket": _socket_path(config, socket_path)}
 
 
@@ -195,11 +195,96 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 
 @admin_group.command("reports")
+@click.option("--open", "only_open", is_flag=True, help="Only those not decided yet.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True,
+              help="At most this many reports.")
 @json_option
 @click.pass_context
-def reports(ctx: click.Context, as_json: bool) -> None:
-    """The players' reports, newest first, with the chat lines before each."""
-    ask(ctx, "reports", as_json=as_json)
+def reports(ctx: click.Context, only_open: bool, limit: int, as_json: bool) -> None:
+    """The players' reports, newest first, with their status and the chat lines before
+    each."""
+    ask(ctx, "reports", {"open": only_open, "limit": limit}, as_json=as_json)
+
+
+@admin_group.command("report")
+@click.argument("number", metavar="ID", type=click.IntRange(1))
+@click.argument("decision", required=False,
+                type=click.Choice(["dismiss", "act", "reopen"]))
+@click.argument("note", nargs=-1)
+@json_option
+@click.pass_context
+def report(ctx: click.Context, number: int, decision: str | None, note: tuple[str, ...],
+           as_json: bool) -> None:
+    """Report ID with the table's kept chat around it; or decide it: dismiss, act (you
+    acted on it) or reopen, with a NOTE."""
+    if note and decision is None:
+        raise click.UsageError("a NOTE comes after dismiss, act or reopen")
+    ask(ctx, "report", {"id": number, "decision": decision, "note": " ".join(note)},
+        as_json=as_json)
+
+
+@admin_group.command("tell")
+@click.argument("target")
+@click.argument("text", nargs=-1, required=True)
+@click.pass_context
+def tell(ctx: click.Context, target: str, text: tuple[str, ...]) -> None:
+    """A message to one connected player (a name or a key), on whatever screen they are."""
+    ask(ctx, "tell", {"target": target, "text": " ".join(text)})
+
+
+@admin_group.command("warn")
+@click.argument("target")
+@click.argument("reason", nargs=-1, required=True)
+@click.pass_context
+def warn(ctx: click.Context, target: str, reason: tuple[str, ...]) -> None:
+    """Warn a player (before a mute or a ban): shown now, or when they next arrive; kept
+    with their record."""
+    ask(ctx, "warn", {"target": target, "reason": " ".join(reason)})
+
+
+@admin_group.command("player")
+@click.argument("target")
+@json_option
+@click.pass_context
+def player(ctx: click.Context, target: str, as_json: bool) -> None:
+    """A player's record: keys, when seen, bans and mutes, warnings, reports, voids."""
+    ask(ctx, "player", {"target": target}, as_json=as_json)
+
+
+@admin_group.command("void")
+@click.argument("target")
+@reason_option
+@click.pass_context
+def void(ctx: click.Context, target: str, reason: str) -> None:
+    """Take TARGET's rated matches so far out of the rating (a cheater's results): every
+    player's rating is rebuilt as if they had never been played."""
+    ask(ctx, "void", {"target": target, "reason": reason})
+
+
+@admin_group.command("unvoid")
+@click.argument("target")
+@click.pass_context
+def unvoid(ctx: click.Context, target: str) -> None:
+    """Put TARGET's voided matches back in the rating (rebuilt again)."""
+    ask(ctx, "unvoid", {"target": target})
+
+
+@admin_group.command("log")
+@click.option("--player", metavar="NAME", help="Only acts on this player (a name or a key).")
+@click.option("--action", metavar="ACTION",
+              help="Only this act: ban, unban, mute, unmute, kick, close, warn, tell, "
+                   "report, void, unvoid, say, motd.")
+@click.option("--since", metavar="DURATION", help="Only the last 90s, 30m, 1h, 7d, 2w...")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True,
+              help="At most this many acts.")
+@json_option
+@click.pass_context
+def log(ctx: click.Context, player: str | None, action: str | None, since: str | None,
+        limit: int, as_json: bool) -> None:
+    """The moderator's log, newest first: who (the operator's user name) did what to
+    whom, when."""
+    ask(ctx, "log", {"player": player, "action": action, "since": since, "limit": limit},
+        as_json=as_json)
 
 
 @admin_group.command("backup")

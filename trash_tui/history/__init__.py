@@ -71,6 +71,15 @@ class History:
         rated yet (``Players.rebuild_ratings``); the number of rated matches."""
         return self.players.rebuild_ratings(self.matches.finished_matches)
 
+    def void_player(self, identity: str) -> int:
+        """Take ``identity``'s rated matches so far out of the rating and rebuild it
+        (``Players.void_player``); how many matches."""
+        return self.players.void_player(identity, self.matches.finished_matches)
+
+    def unvoid_player(self, identity: str) -> int:
+        """Put ``identity``'s voided matches back in the rating and rebuild it."""
+        return self.players.unvoid_player(identity, self.matches.finished_matches)
+
     def close(self) -> None:
         self.db.close()
 

@@ -6,7 +6,10 @@ players and bot levels, with ranks), in the order the matches finished (``finish
 grows with every rated match): it is the rating's own record, so a match deleted from a
 history still counts, and ``rebuild_ratings`` gives exactly the ratings kept match by
 match. ``ratings`` holds each player's current rating per game, ``rating_changes`` the
-rating after each match (the chart over time). A kept result that is not what the app
+rating after each match (the chart over time). ``voided_matches`` takes rated matches out
+of the rating (the operator voided a cheater's results: ``void_player``): a rebuild skips
+them, so the ratings are exactly those of a history where they were never played, and
+``unvoid_player`` puts them back (rebuilt again). A kept result that is not what the app
 wrote (a file edited by hand, or damaged: seats that are not a list of seats, a rank that
 is not a whole number, ...) makes ``rebuild_ratings`` a one-line HistoryError naming the
 match, and leaves the ratings as they were.
@@ -67,6 +70,12 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     PRIMARY KEY (match_id, identity)
 );
 CREATE INDEX IF NOT EXISTS rating_changes_by_player ON rating_changes (identity, game, finished);
+CREATE TABLE IF NOT EXISTS voided_matches (
+    match_id INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    voided REAL NOT NULL,
+    PRIMARY KEY (match_id, identity)
+);
 """
 #: ``PRAGMA user_version`` once every finished match of the file has been offered to the
 #: rating (a database from before ratings has 0: it is rated when first opened with a
@@ -252,34 +261,80 @@ class Players:
     def rebuild_ratings(self, finished_matches: FinishedMatches) -> int:
         """Recompute every rating from scratch, in the order the matches finished (ties by
         id), from the kept rated results (and those of ``finished_matches`` not rated yet,
-        as in a database from before ratings); the number of rated matches."""
-        rater = self._rater()
+        as in a database from before ratings), but the voided ones; the number of rated
+        matches counted."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            kept = {int(r[0]) for r in self.db.execute("SELECT match_id FROM rated_matches")}
-            for match in finished_matches(kept):
-                seats = rater.rated_seats(match)
-                if seats is not None:
-                    self.db.execute(
-                        "INSERT INTO rated_matches (match_id, game, finished, seats) "
-                        "VALUES (?, ?, ?, ?)", (match.id, match.game, match.finished,
-                                                json.dumps(seats)))
-            self.db.execute("DELETE FROM ratings")
-            self.db.execute("DELETE FROM rating_changes")
-            rows = self.db.execute("SELECT match_id, game, finished, seats FROM rated_matches "
-                                   "ORDER BY finished, match_id").fetchall()
-            for match_id, game, finished, seats in rows:
-                try:
-                    self._apply_rating(int(match_id), str(game), float(finished),
-                                       _kept_seats(seats))
-                except (ValueError, TypeError, LookupError, ArithmeticError,
-                        RecursionError) as exc:
-                    reason = exc if isinstance(exc, ValueError) else type(exc).__name__
-                    raise HistoryError(
-                        f"history database {self.path}: rated match {match_id} is damaged "
-                        f"({str(reason)[:120]}): restore a copy of the file, or delete that "
-                        "match from its table rated_matches") from None
-            self.db.execute(f"PRAGMA user_version = {RATED_VERSION}")
+            return self._rebuild(finished_matches)
+
+    def rated_matches_of(self, identity: str) -> list[int]:
+        """The rated matches ``identity`` sat at, in the order they finished."""
+        return [int(r[0]) for r in self.db.execute(
+            "SELECT r.match_id FROM (SELECT match_id, finished, seats FROM rated_matches "
+            "WHERE json_valid(seats)) AS r, json_each(r.seats) AS s WHERE "
+            "json_extract(s.value, '$.player') = ? GROUP BY r.match_id "
+            "ORDER BY r.finished, r.match_id", (identity,))]
+
+    def voided_matches_of(self, identity: str) -> list[int]:
+        """The rated matches voided because of ``identity``."""
+        return [int(r[0]) for r in self.db.execute(
+            "SELECT match_id FROM voided_matches WHERE identity = ? ORDER BY match_id",
+            (identity,))]
+
+    def void_player(self, identity: str, finished_matches: FinishedMatches) -> int:
+        """Take every rated match ``identity`` sat at so far out of the rating (the other
+        players' too) and rebuild the ratings, in one transaction; how many matches were
+        voided now."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            now = time.time()
+            done = self.db.executemany(
+                "INSERT OR IGNORE INTO voided_matches (match_id, identity, voided) VALUES "
+                "(?, ?, ?)", [(number, identity, now)
+                              for number in self.rated_matches_of(identity)]).rowcount
+            if done:
+                self._rebuild(finished_matches)
+        return max(0, done)
+
+    def unvoid_player(self, identity: str, finished_matches: FinishedMatches) -> int:
+        """Put the matches voided because of ``identity`` back in the rating (a match
+        another voided player sat at stays out) and rebuild; how many."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            done = self.db.execute("DELETE FROM voided_matches WHERE identity = ?",
+                                   (identity,)).rowcount
+            if done:
+                self._rebuild(finished_matches)
+        return max(0, done)
+
+    def _rebuild(self, finished_matches: FinishedMatches) -> int:
+        """``rebuild_ratings`` inside the caller's transaction."""
+        rater = self._rater()
+        kept = {int(r[0]) for r in self.db.execute("SELECT match_id FROM rated_matches")}
+        for match in finished_matches(kept):
+            seats = rater.rated_seats(match)
+            if seats is not None:
+                self.db.execute(
+                    "INSERT INTO rated_matches (match_id, game, finished, seats) "
+                    "VALUES (?, ?, ?, ?)", (match.id, match.game, match.finished,
+                                            json.dumps(seats)))
+        self.db.execute("DELETE FROM ratings")
+        self.db.execute("DELETE FROM rating_changes")
+        rows = self.db.execute("SELECT match_id, game, finished, seats FROM rated_matches "
+                               "WHERE match_id NOT IN (SELECT match_id FROM "
+                               "voided_matches) ORDER BY finished, match_id").fetchall()
+        for match_id, game, finished, seats in rows:
+            try:
+                self._apply_rating(int(match_id), str(game), float(finished),
+                                   _kept_seats(seats))
+            except (ValueError, TypeError, LookupError, ArithmeticError,
+                    RecursionError) as exc:
+                reason = exc if isinstance(exc, ValueError) else type(exc).__name__
+                raise HistoryError(
+                    f"history database {self.path}: rated match {match_id} is damaged "
+                    f"({str(reason)[:120]}): restore a copy of the file, or delete that "
+                    "match from its table rated_matches") from None
+        self.db.execute(f"PRAGMA user_version = {RATED_VERSION}")
         self._unrated = False
         return len(rows)
 

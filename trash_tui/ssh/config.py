@@ -34,6 +34,8 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     spectators_per_table = 20     # people watching one table
     chat_per_minute = 12          # chat lines one player may send a minute
     table_empty_timeout = 600     # seconds a table with nobody connected stays open
+    chat_days = 3                 # days the tables' chat is kept for the operator's
+                                  # reports (0: not kept; a report still holds its 20 lines)
     admin_socket = "admin.sock"   # the admin console's socket (trash admin); default: in
                                   # the data folder, beside the history database
     metrics = "127.0.0.1:9464"    # a Prometheus endpoint (HOST:PORT, or PORT on 127.0.0.1);
@@ -85,6 +87,7 @@ COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
     "tables_per_player": (1, 100, False),
     "spectators_per_table": (0, 10_000, False),
     "chat_per_minute": (1, 600, False),
+    "chat_days": (1, 3650, True),
 }
 #: Durations in seconds: key -> (smallest, largest allowed; 0 also allowed: "never").
 SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
@@ -141,6 +144,7 @@ class ServerConfig:
     spectators_per_table: int = 20
     chat_per_minute: int = 12
     table_empty_timeout: float = 600.0
+    chat_days: int = 3
     admin_socket: Path | None = None  # None: ADMIN_SOCKET beside the history database
     metrics: tuple[str, int] | None = None  # the Prometheus endpoint's (host, port)
     source: Path | None = None  # the file it was read from, if any

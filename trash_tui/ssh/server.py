@@ -198,7 +198,8 @@ class ServerState:
         self.tables = TableService(config.history, TableLimits(
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
-            chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout),
+            chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout,
+            chat_days=config.chat_days),
             report=self.report, public_address=address)
         self.tables.moderation = self.moderation
         self.tables.on_move = self.metrics.move

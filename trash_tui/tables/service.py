@@ -28,12 +28,16 @@ spectators, chat, message rate, bytes waiting to be sent.
 The operator's side (``trash admin``, through the SSH server): a muted player's chat
 lines reach nobody (they are told so at once, wherever they are, by ``tell_player``, and
 again at each line they try); ``say`` is a notice to every session (one that
-connects while it is still up gets it too), ``motd`` the lobby's line; ``kick`` tells a
+connects while it is still up gets it too), ``motd`` the lobby's line; a warning is told
+at once, or (``hello``) when its player next arrives; ``kick`` tells a
 session why and unseats it as a dropped connection; ``close_by_code`` saves and closes a
 table for good (its host cannot reopen it, and is told so). Players protect themselves at a
 table: ``ignore`` hides one person's chat lines from them alone, ``report`` sends the
 operator (log and ``trash admin reports``) a report with the table's last chat lines, about
 someone there or someone who was (``Table.been``: who sat, watched or chatted, bounded).
+Every chat line is also kept in the history database for ``chat_days`` (``keep_chat``;
+older lines are pruned at start and every ``PRUNE_EVERY`` s), so a report can be judged
+past its last lines.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import contextlib
 import os
 import secrets
 import shutil
+import sqlite3
 import tempfile
 import time
 import traceback
@@ -94,6 +99,7 @@ MESSAGES_PER_SECOND = 20  # a client's sustained message rate (a burst of 40 is 
 FINISHED_KEPT = 120.0  # seconds a finished table stays listed
 CLOSED_TOLD = 7 * 86400.0  # a seat at a table that closed is mentioned in the lobby this long
 JANITOR_EVERY = 5.0
+PRUNE_EVERY = 600.0  # seconds between two prunings of the kept chat
 REPORTS_PER_WINDOW, REPORT_WINDOW = 5, 3600.0  # a session's reports to the operator
 MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and closed
 BROKEN = ("the server hit an error at this table, so it is saved and closed (its host can "
@@ -117,6 +123,7 @@ class TableLimits:
     spectators_per_table: int = 20
     chat_per_minute: int = 12  # chat lines one player may send a minute
     empty_timeout: float = 600.0  # seconds a table with nobody connected stays open
+    chat_days: int = 3  # days the chat is kept for the operator's reports (0: not kept)
     bot_delay: float = 0.8  # seconds between two moves of bots or stand-ins
     deal_pause: float = 3.0  # more seconds before the first move of a new deal
 
@@ -203,6 +210,7 @@ class TableService:
         self.note: Callable[[str, str], None] = self.report  # the operator's log (reports)
         self.motd: str | None = None  # the line every lobby shows
         self.notice: tuple[str, float] | None = None  # the operator's notice, and its end
+        self.pruned = 0.0  # when the kept chat was last pruned (time.monotonic)
 
     # --- the worker thread ------------------------------------------------------------
     async def run(self, work: Callable[[], T]) -> T:
@@ -223,6 +231,7 @@ class TableService:
         """Open the database, restore every unfinished table, listen on the socket."""
         self.history = await self.run(lambda: open_history(self.history_path))
         await self.run(lambda: store.prepare(self._history()))  # reports, bans, the motd
+        await self.prune_chat()
         stored = await self.run(lambda: self._history().matches.shared_tables([WAITING, PLAYING]))
         for row in stored:
             await self.restore(row)
@@ -388,7 +397,8 @@ class TableService:
         client.identity = identity
         client.token = str(message.get("token"))
         history = self._history()
-        name = await self.run(lambda: history.players.player_name(identity))
+        name, warnings = await self.run(lambda: (history.players.player_name(identity),
+                                                 store.take_untold_warnings(history, identity)))
         # (a name never registered, or "You" from before it was refused: told apart)
         if not name or name.casefold() == PLACEHOLDER_NAME.casefold():
             name = default_name(identity)
@@ -407,6 +417,9 @@ class TableService:
             left = self.notice[1] - time.monotonic()
             if left > 1:
                 client.send({"op": "say", "text": self.notice[0], "seconds": round(left, 1)})
+        if warnings:  # given while they were away
+            client.send({"op": "say", "text": store.warning_text("; ".join(warnings)),
+                         "seconds": TOLD_SECONDS})
 
     async def gone(self, client: Client) -> None:
         """A client left (closed its app, or the connection dropped)."""
@@ -786,6 +799,28 @@ class TableService:
         for other in self.audience(table):
             if client.identity not in other.ignored:
                 other.send(line)
+        if self.limits.chat_days > 0:
+            await self.keep_chat(table, client.identity or "", name, text)
+
+    async def keep_chat(self, table: Table, identity: str, name: str, text: str) -> None:
+        """Keep a chat line for the operator's reports (``chat_days``); a database that
+        fails is reported, the line is said all the same."""
+        history = self._history()
+        try:
+            await self.run(lambda: store.add_chat(history, table.id, table.code, identity,
+                                                  name, text))
+        except sqlite3.Error as exc:
+            self.report(f"tables: a chat line could not be kept: {exc}", "")
+
+    async def prune_chat(self) -> None:
+        """Forget the kept chat older than ``chat_days`` (all of it when it is 0)."""
+        history = self._history()
+        before = time.time() - self.limits.chat_days * 86400.0
+        try:
+            await self.run(lambda: store.prune_chat(history, before))
+        except sqlite3.Error as exc:
+            self.report(f"tables: old chat could not be pruned: {exc}", "")
+        self.pruned = time.monotonic()
 
     def named(self, table: Table, name: str) -> list[str]:
         """The identities at ``table`` (seated, or watching) shown as ``name``, then those
@@ -836,7 +871,8 @@ class TableService:
         history, reporter = self._history(), client.identity or ""
         shown = clean(name, 24)
         number = await self.run(lambda: store.add_report(
-            history, reporter, client.name, found[0], shown, table.code, reason, chat))
+            history, reporter, client.name, found[0], shown, table.code, reason, chat,
+            table.id))
         self.on_report()
         self.note(f"report #{number}: {client.name} ({reporter}) reported {shown} "
                     f"({found[0]}) at table {table.code}: {reason or '(no reason)'}", "")
@@ -901,13 +937,17 @@ class TableService:
         self.spawn(unseat())
         return True
 
-    def tell_player(self, identity: str, text: str) -> None:
-        """The operator's word to one player (a mute, its end), on whatever screen each
-        of their sessions has up: sent as a ``say`` (the lobby and the Tables screen show
-        no table's notices), to them alone."""
+    def tell_player(self, identity: str, text: str) -> int:
+        """The operator's word to one player (a mute, its end, a message, a warning), on
+        whatever screen each of their sessions has up: sent as a ``say`` (the lobby and
+        the Tables screen show no table's notices), to them alone; how many sessions got
+        it."""
+        reached = 0
         for client in list(self.clients):
             if client.identity == identity and not client.closed:
                 client.send({"op": "say", "text": text, "seconds": TOLD_SECONDS})
+                reached += 1
+        return reached
 
     def say(self, text: str, seconds: float) -> int:
         """The operator's notice to every connected session; how many got it."""
@@ -1191,9 +1231,12 @@ class TableService:
         self.tables_changed()
 
     async def sweep(self) -> None:
-        """Close tables nobody has been at for ``empty_timeout`` s; forget finished ones."""
+        """Close tables nobody has been at for ``empty_timeout`` s; forget finished ones;
+        prune the kept chat now and then."""
         while True:
             await asyncio.sleep(JANITOR_EVERY)
+            if time.monotonic() - self.pruned > PRUNE_EVERY:
+                await self.prune_chat()
             now = asyncio.get_running_loop().time()
             for table in list(self.tables.values()):
                 if table.connected or table.empty_since is None:
