@@ -45,11 +45,12 @@ class TableClient:
         self.seen = 0
 
     @classmethod
-    async def connect(cls, service: TableService, identity: str) -> TableClient:
+    async def connect(cls, service: TableService, identity: str,
+                      address: str | None = None) -> TableClient:
         reader, writer = await asyncio.open_unix_connection(str(service.socket_path),
                                                             limit=1 << 20)
         client = cls(reader, writer)
-        await client.send({"op": "hello", "token": service.register(identity)})
+        await client.send({"op": "hello", "token": service.register(identity, address)})
         await client.wait_for("welcome")
         return client
 

@@ -206,3 +206,38 @@ async def test_banning_a_guest_bans_the_address_it_came_from(tmp_path: Path) -> 
             assert "127.0.0.1" in reply["text"]
         with pytest.raises(asyncssh.DisconnectError, match="banned"):
             await log_in(server, "")  # a new guest from the same address
+
+
+async def test_muting_a_guest_mutes_the_address_it_came_from(tmp_path: Path) -> None:
+    """A guest is new at every connection, so a mute of the guest alone was gone when they
+    came back: the operator's mute of a guest is a mute of the guests from its address
+    (players with a key there are not touched)."""
+    from table_helpers import TableClient
+
+    async with serving(tmp_path) as server:
+        async with await connect(server, client_keys=None,
+                                 client_factory=lambda: Answers("", [])) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            [session] = await eventually(lambda: [s for s in server.state.sessions
+                                                  if s.token] or None)
+            guest = session.player
+            assert guest is not None and is_guest(guest)
+            assert server.state.tables.addresses[session.token] == "127.0.0.1"
+            reply = await admin_ok(server, "mute", target=guest, reason="abuse")
+            assert "127.0.0.1" in reply["text"]
+            process.close()
+        service = server.state.tables
+        # back as a new guest from the same address, and a player with a key from there
+        again = await TableClient.connect(service, "guest:fedcba9876543210", "127.0.0.1")
+        keyed = await TableClient.connect(service, "SHA256:kim", "127.0.0.1")
+        await again.send({"op": "create", "config": {"seats": ["human", "human", "easy"]}})
+        created = await again.wait_for("update")
+        await keyed.send({"op": "join", "code": created["table"]["code"]})
+        await keyed.wait_for("update")
+        await again.send({"op": "chat", "text": "you are all idiots"})
+        told = await again.wait_for("notice", lambda m: "muted" in m["text"])
+        assert "reach nobody" in told["text"]
+        await keyed.send({"op": "chat", "text": "hello"})
+        heard = await keyed.wait_for("chat")
+        assert heard["text"] == "hello"
+        assert all(m.get("text") != "you are all idiots" for m in keyed.messages)

@@ -27,6 +27,7 @@ from trash_tui.admin.moderation import (
     KEY,
     MUTE,
     ModerationError,
+    Sanction,
     address_network,
     is_key,
     parse_duration,
@@ -186,7 +187,8 @@ class AdminCommands(CaseworkCommands):
         reason = _text(args, "reason")
         spec = args.get("for")
         until = time.time() + parse_duration(spec) if isinstance(spec, str) and spec else None
-        made = []
+        made: list[Sanction] = []
+        guests: list[str] = []  # guests sanctioned through their address
         if is_key(target) or address_network(target) is None:
             pairs = await self.identities(target)
             if not pairs:
@@ -197,8 +199,10 @@ class AdminCommands(CaseworkCommands):
                 raise AdminError(f"{len(pairs)} players are called {clean(target, 60)!r}: "
                                  f"{action} one by its key ({keys})")
             for key, name in pairs:
-                if is_guest(key) and action == BAN:
+                if is_guest(key):
                     # a guest is new at every connection: its address is what comes back
+                    # (a ban of the address; a mute of the guests from it)
+                    guests.append(key)
                     for address in sorted({c.address for c in self.state.connections
                                            if c.player == key}):
                         made.append(await self.db(lambda history, a=address, n=name:
@@ -227,7 +231,12 @@ class AdminCommands(CaseworkCommands):
                                 sanction.line())
         else:
             for sanction in made:
-                self.service.tell_player(sanction.target, sanction.line())
+                if sanction.kind == KEY:
+                    self.service.tell_player(sanction.target, sanction.line())
+            for guest in guests:
+                for sanction in made:
+                    if sanction.kind == ADDRESS:
+                        self.service.tell_player(guest, sanction.line())
         shown = ", ".join(f"{s.target}{f' ({clean(s.name, 24)})' if s.name else ''}"
                           for s in made)
         return (f"{'banned' if action == BAN else 'muted'} {shown} {when_text(until)}",

@@ -16,6 +16,8 @@ import re
 import time
 from dataclasses import dataclass
 
+from trash_tui.players.identity import is_guest
+
 BAN, MUTE = "ban", "mute"
 KEY, ADDRESS = "key", "address"
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -164,5 +166,7 @@ class Moderation:
     def banned(self, key: str | None = None, address: str | None = None) -> Sanction | None:
         return self.find(BAN, key, address)
 
-    def muted(self, key: str) -> Sanction | None:
-        return self.find(MUTE, key)
+    def muted(self, key: str, address: str | None = None) -> Sanction | None:
+        """The mute on ``key``; for a guest (a new key at every connection) also a mute
+        of the address it comes from (a muted guest's, kept as an address mute)."""
+        return self.find(MUTE, key, address if is_guest(key) else None)

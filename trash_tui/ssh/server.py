@@ -604,7 +604,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         _refuse(process, f"trash: {FULL_MESSAGE}")
         state.refused("server full")
         return "refused: server full", None
-    token = state.tables.register(session.player or "")
+    token = state.tables.register(session.player or "", session.address)
     session.token = token
     try:
         colorterm = process.env.get("COLORTERM")

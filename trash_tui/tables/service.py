@@ -144,6 +144,7 @@ class Client:
     last_message: float = field(default_factory=time.monotonic)
     closed: bool = False
     token: str = ""  # the session's token (the server knows the session by it)
+    address: str | None = None  # where its SSH connection comes from
     ignored: set[str] = field(default_factory=set)  # identities whose chat it does not get
     reported: deque[float] = field(default_factory=deque)  # when it sent its last reports
 
@@ -192,6 +193,7 @@ class TableService:
         self.report = report or (lambda message, detail="": None)
         self.tables: dict[int, Table] = {}
         self.tokens: dict[str, str] = {}  # token -> identity
+        self.addresses: dict[str, str] = {}  # token -> the session's address
         self.clients: set[Client] = set()
         self.folder = Path(tempfile.mkdtemp(prefix="trash-tables-"))  # mode 0700
         self.socket_path = self.folder / "tables.sock"
@@ -266,14 +268,18 @@ class TableService:
         assert self.history is not None
         return self.history
 
-    def register(self, identity: str) -> str:
-        """A token a session's app proves it is ``identity`` with."""
+    def register(self, identity: str, address: str | None = None) -> str:
+        """A token a session's app proves it is ``identity`` with (``address``: where
+        its SSH connection comes from, for the sanctions that follow an address)."""
         token = secrets.token_urlsafe(24)
         self.tokens[token] = identity
+        if address is not None:
+            self.addresses[token] = address
         return token
 
     def unregister(self, token: str) -> None:
         self.tokens.pop(token, None)
+        self.addresses.pop(token, None)
 
     # --- restoring -------------------------------------------------------------------
     async def restore(self, row: dict[str, Any]) -> Table | None:
@@ -396,6 +402,7 @@ class TableService:
             return
         client.identity = identity
         client.token = str(message.get("token"))
+        client.address = self.addresses.get(client.token)
         history = self._history()
         name, warnings = await self.run(lambda: (history.players.player_name(identity),
                                                  store.take_untold_warnings(history, identity)))
@@ -779,7 +786,8 @@ class TableService:
         text = clean(str(message.get("text", "")), CHAT_LENGTH).strip()
         if not text:
             return
-        muted = self.moderation.muted(client.identity) if self.moderation else None
+        muted = (self.moderation.muted(client.identity, client.address)
+                 if self.moderation else None)
         if muted is not None:
             client.send({"op": "notice", "text": f"{muted.line()}: your chat lines reach "
                                                  "nobody."})
