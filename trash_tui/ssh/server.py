@@ -27,12 +27,14 @@ What comes in:
   forwarding are refused. Its window is clamped (``child.clamp_size``), its resizes
   coalesced, its process limited in CPU time and memory (``child.SessionLimits``).
 
-The operator's console (``trash_tui.admin``): bans (checked when a client asks to log
-in, by address, and when it offers a key or a password: the connection closes with one
-line saying the reason and the end, before any session or app), kicks (the app is told why
-and says goodbye; its seat goes to the stand-in as for a dropped connection), the admin
-socket in the data folder, the figures for ``trash admin stats`` and the optional
-Prometheus endpoint (``metrics``).
+The operator's console (``trash_tui.admin``): bans (an address or network checked the
+moment the TCP connection is made: closed before the server's version line, so nothing
+of the key exchange is spent on it, logged at most ``BANNED_LINES_PER_MINUTE`` lines a
+minute with the rest counted; a key or a password when it is offered: the connection
+closes with one line saying the reason and the end, before any session or app), kicks
+(the app is told why and says goodbye; its seat goes to the stand-in as for a dropped
+connection), the admin socket in the data folder, the figures for ``trash admin stats``
+and the optional Prometheus endpoint (``metrics``).
 
 The server raises its soft descriptor limit to the hard one when it starts. Its notes to
 the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
@@ -100,7 +102,9 @@ from trash_tui.ssh.goodbye import (
 )
 from trash_tui.ssh.limits import (
     ADDRESS_FULL,
+    BANNED_LINES_PER_MINUTE,
     FULL_MESSAGE,
+    LogThrottle,
     RateLimiter,
     SessionSlots,
     address_full_message,
@@ -182,6 +186,7 @@ class ServerState:
         self.command = command
         self.echo = echo
         self.rate = RateLimiter(config.connections_per_minute)
+        self.banned_lines = LogThrottle(BANNED_LINES_PER_MINUTE)
         self.slots = SessionSlots(config.max_sessions, config.sessions_per_ip)
         self.connection_slots = SessionSlots(config.max_connections, config.connections_per_ip)
         self.limits = SessionLimits(config.session_cpu_seconds,
@@ -213,6 +218,14 @@ class ServerState:
         written once with a count when it repeats (``Reporter``)."""
         self.metrics.errors.inc()
         self.reporter.report(message, detail)
+
+    def sum_up_banned(self) -> None:
+        """One log line for the banned connections left out of the log since its last
+        line about them, if any (every minute, and when the server stops)."""
+        left_out = self.banned_lines.pending()
+        if left_out:
+            self.log.write(LogEntry("connection", "-", f"refused: banned ({left_out} more "
+                                    "banned connections not logged)", 0.0))
 
     def refused(self, reason: str) -> None:
         """Count a refused connection or session (the reason is the server's own words)."""
@@ -353,6 +366,7 @@ class GameConnection(asyncssh.SSHServer):
         self.refused: str | None = None
         self.refused_key: str | None = None  # the banned key this connection was refused
         self.quiet = False  # end without a log line
+        self.early = False  # refused for a ban the moment the connection was made
 
     # --- the connection ------------------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -365,6 +379,12 @@ class GameConnection(asyncssh.SSHServer):
         if self.state.stopping:
             self.refused = "server stopping"
             conn.close()
+            return
+        if self.state.moderation.banned(None, self.address) is not None:
+            # before the version line: nothing of the key exchange is spent on it
+            self.refused = "banned"
+            self.early = True
+            conn.abort()
             return
         allowed, refusals = self.state.rate.take(self.address)
         if not allowed:
@@ -387,7 +407,14 @@ class GameConnection(asyncssh.SSHServer):
             self.state.connection_slots.release(self.address)
         if self.quiet or (self.sessions and not self.refused):
             return  # each session has logged its own line
-        if self.refused:
+        if self.early:
+            self.state.refused("banned")
+            left_out = self.state.banned_lines.admit()
+            if left_out is None:
+                return  # (counted: summed up in the next line or by ``sum_up_banned``)
+            ended = "refused: banned" + (f" ({left_out} more banned connections not logged "
+                                         "before this one)" if left_out else "")
+        elif self.refused:
             ended = f"refused: {self.refused}"
             self.state.refused(self.refused if not self.refused.startswith("no session")
                                else "no session opened")
@@ -766,6 +793,7 @@ class RunningServer:
             await asyncio.sleep(0.05)
         await _stop_operator_side(state)
         await state.tables.stop()
+        state.sum_up_banned()
         state.log.close()
         state.reporter.flush()
         self._restore_error_handlers()
@@ -827,9 +855,13 @@ async def _start_operator_side(state: ServerState) -> None:
 
 async def _sample_cpu(state: ServerState) -> None:
     """Count the sessions' CPU time every few seconds (a process's is gone once it ends)."""
+    summed_up = time.monotonic()
     while True:
         await asyncio.sleep(CPU_SAMPLE_EVERY)
         state.metrics.sample_cpu([s.pid for s in state.sessions if s.pid is not None])
+        if time.monotonic() - summed_up >= 60.0:
+            summed_up = time.monotonic()
+            state.sum_up_banned()
 
 
 async def _stop_operator_side(state: ServerState) -> None:
