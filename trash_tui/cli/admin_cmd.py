@@ -47,7 +47,7 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
     """The server's answer to ``command`` when it did it (else fail with one line)."""
     from trash_tui.admin.console import request
 
-    path: Path = ctx.obj["socket"]
+    path = _socket_path(ctx.obj["config"], ctx.obj["socket"])
     try:
         reply = request(path, command, args or {})
     except FileNotFoundError:
@@ -78,7 +78,17 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
     """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
     figures and backups."""
-    ctx.obj = {"socket": _socket_path(config, socket_path)}
+    ctx.obj = {"config": config, "socket": socket_path}  # (read when a request is sent)
+
+
+@admin_group.command("check")
+@click.pass_context
+def check(ctx: click.Context) -> None:
+    """Check the server's config and data folder without the server: as 'trash serve
+    --check' (one line per problem; exit status 1 when there is one)."""
+    from trash_tui.cli.serve_cmd import check_command
+
+    ctx.exit(check_command(ctx.obj["config"]))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the data as JSON.")

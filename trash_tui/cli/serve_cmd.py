@@ -1,5 +1,6 @@
-"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); and ``trash serve
-hash-password`` for the password file.
+"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); ``trash serve --check``
+to check the config and the data folder without starting (``ssh.check``); and ``trash
+serve hash-password`` for the password file.
 
 The server runs until SIGTERM or Ctrl-C, then tells every session, waits for the apps to
 say goodbye and exits 0. Start-up problems (config, host key, address in use) are one-line
@@ -49,12 +50,17 @@ async def serve(config: ServerConfig) -> int:
                    "port).")
 @click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file with a [server] table (see ssh-server.toml).")
+@click.option("--check", is_flag=True,
+              help="Check the config and the data folder without starting: one line per "
+                   "problem, exit status 0 when all is fine, 1 otherwise.")
 @click.pass_context
 def serve_group(ctx: click.Context, host: str | None, port: int | None,
-                config: Path | None) -> None:
+                config: Path | None, check: bool) -> None:
     """Serve the game over SSH: every session plays in its own app (stop with Ctrl-C)."""
     if ctx.invoked_subcommand is not None:
         return
+    if check:
+        ctx.exit(check_command(config, host, port))
     from trash_tui.ssh.config import ServeError, load_server_config
 
     try:
@@ -62,6 +68,20 @@ def serve_group(ctx: click.Context, host: str | None, port: int | None,
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"trash serve: stopped ({ended} session{'' if ended == 1 else 's'} ended)")
+
+
+def check_command(config: Path | None, host: str | None = None, port: int | None = None
+                  ) -> int:
+    """Print every problem of ``config`` and its data folder, one line each, then a
+    summary line; the exit status (0: all fine, 1: problems)."""
+    from trash_tui.ssh.check import check_server
+    from trash_tui.text import visible
+
+    result = check_server(config, host, port)
+    for problem in result.problems:
+        click.echo(visible(problem, limit=600))
+    click.echo(visible(result.summary(config), limit=600))
+    return 1 if result.problems else 0
 
 
 @serve_group.command("hash-password")

@@ -90,7 +90,7 @@ from trash_tui.ssh.child import (
     session_environment,
     start_fork_server,
 )
-from trash_tui.ssh.config import ServeError, ServerConfig, public_address
+from trash_tui.ssh.config import ServeError, ServerConfig, public_address, read_motd_file
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
 from trash_tui.ssh.goodbye import (
     STOPPED_EXIT_STATUS,
@@ -834,6 +834,8 @@ async def _start_operator_side(state: ServerState) -> None:
         service.motd = await service.run(lambda: store.setting(history, store.MOTD))
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
+    if state.config.motd_file is not None:  # (the file's wins over the last one set)
+        service.motd = read_motd_file(state.config.motd_file)
     history.write_observer = state.metrics.write_timed
     console = AdminConsole(state.config.admin_path, state.admin.run, state.report)
     try:
