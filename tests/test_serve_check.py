@@ -36,11 +36,11 @@ def good_config(folder: Path, **lines: str) -> Path:
     return path
 
 
-def check(path: Path, *how: str) -> tuple[int, list[str]]:
+def check(path: Path, *how: str, env: dict[str, str] | None = None) -> tuple[int, list[str]]:
     runner = CliRunner()
     args = ["admin", "--config", str(path), "check"] if how == ("admin",) else \
         ["serve", "--config", str(path), "--check"]
-    result = runner.invoke(cli, args)
+    result = runner.invoke(cli, args, env=env)
     assert "Traceback" not in result.output, result.output
     return result.exit_code, result.output.splitlines()
 
@@ -114,3 +114,6 @@ def test_a_container_hostname_as_public_host_is_a_problem(
     [problem] = [line for line in lines if "public_host" in line]
     assert CONTAINER_ID in problem and "set public_host" in problem
     assert "all fine" in check(good_config(tmp_path))[1][0]  # set: fine
+    status, lines = check(good_config(tmp_path, public_host=""),  # as the container sets it
+                          env={"TRASH_PUBLIC_HOST": "games.example.org"})
+    assert status == 0 and "CODE@games.example.org" in lines[0], lines

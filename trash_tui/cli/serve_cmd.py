@@ -33,12 +33,26 @@ async def serve(config: ServerConfig) -> int:
         loop.add_signal_handler(number, stop.set)
     try:
         click.echo(server.describe())  # after the handlers: a stop request is never lost
+        for warning in server.warnings():
+            click.echo(warning, err=True)
         await stop.wait()
         return await server.stop()
     finally:
         for number in signals:
             with contextlib.suppress(ValueError, RuntimeError):
                 loop.remove_signal_handler(number)
+
+
+def _public_host(ctx: click.Context, param: click.Parameter, value: str | None
+                 ) -> str | None:
+    from trash_tui.ssh.config import is_host_text
+
+    if value is None or value == "":  # (an empty $TRASH_PUBLIC_HOST: the config's)
+        return None
+    if not is_host_text(value):
+        raise click.BadParameter("expected a host name or address such as "
+                                 "games.example.org, with no space or control character")
+    return value
 
 
 @click.group("serve", invoke_without_command=True)
@@ -50,34 +64,44 @@ async def serve(config: ServerConfig) -> int:
                    "port).")
 @click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file with a [server] table (see ssh-server.toml).")
+@click.option("--public-host", metavar="NAME", envvar="TRASH_PUBLIC_HOST",
+              callback=_public_host,
+              help="Where players reach the server, for the join hint ssh -p PORT "
+                   "CODE@NAME (default: the config's public_host; also $TRASH_PUBLIC_HOST, "
+                   "as in the container).")
 @click.option("--check", is_flag=True,
               help="Check the config and the data folder without starting: one line per "
                    "problem, exit status 0 when all is fine, 1 otherwise.")
 @click.pass_context
 def serve_group(ctx: click.Context, host: str | None, port: int | None,
-                config: Path | None, check: bool) -> None:
+                config: Path | None, public_host: str | None, check: bool) -> None:
     """Serve the game over SSH: every session plays in its own app (stop with Ctrl-C)."""
     if ctx.invoked_subcommand is not None:
         return
     if check:
-        ctx.exit(check_command(config, host, port))
+        ctx.exit(check_command(config, host, port, public_host))
+    from trash_tui.ssh.check import temporary_folder_problem
     from trash_tui.ssh.config import ServeError, load_server_config
 
+    problem = temporary_folder_problem()  # before asyncssh, whose import writes a temp file
+    if problem:
+        raise click.ClickException(problem)
+
     try:
-        ended = asyncio.run(serve(load_server_config(config, host, port)))
+        ended = asyncio.run(serve(load_server_config(config, host, port, public_host)))
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"trash serve: stopped ({ended} session{'' if ended == 1 else 's'} ended)")
 
 
-def check_command(config: Path | None, host: str | None = None, port: int | None = None
-                  ) -> int:
+def check_command(config: Path | None, host: str | None = None, port: int | None = None,
+                  public_host: str | None = None) -> int:
     """Print every problem of ``config`` and its data folder, one line each, then a
     summary line; the exit status (0: all fine, 1: problems)."""
     from trash_tui.ssh.check import check_server
     from trash_tui.text import visible
 
-    result = check_server(config, host, port)
+    result = check_server(config, host, port, public_host)
     for problem in result.problems:
         click.echo(visible(problem, limit=600))
     click.echo(visible(result.summary(config), limit=600))

@@ -6,7 +6,8 @@ reader, going on past each problem), the host key (an existing one must read as 
 be its owner's only; a missing one is made at start, so its folder must take it), the
 authorized keys and password files, every folder the server writes in (a file tried in
 each, or in the nearest folder that exists when it is still to be made), the history
-database (opened read-only: ``quick_check``, and not from a newer version), the message
+database (opened read-only: ``quick_check``, and not from a newer version), a folder for
+temporary files (``temporary_folder_problem``, which the start checks too), the message
 of the day's file, ``public_host`` (``config.public_host_problem``) and the ports: the
 SSH port and the metrics endpoint's must be free, unless a server already runs with this
 data folder (its admin socket answers), whose own ports they are.
@@ -61,16 +62,19 @@ class CheckResult:
                 f"CODE@{host})")
 
 
-def check_server(path: Path | None, host: str | None = None, port: int | None = None
-                 ) -> CheckResult:
-    """Every problem of the config at ``path`` (with ``host`` and ``port`` overriding it)
-    and of its data folder."""
-    config, problems = config_problems(path, host, port)
+def check_server(path: Path | None, host: str | None = None, port: int | None = None,
+                 public_host: str | None = None) -> CheckResult:
+    """Every problem of the config at ``path`` (with ``host``, ``port`` and
+    ``public_host`` overriding it) and of its data folder."""
+    config, problems = config_problems(path, host, port, public_host)
     result = CheckResult(problems, config)
     if config is None:
         return result
     _check_files(config, problems)
     _check_folders(config, problems)
+    temporary = temporary_folder_problem()
+    if temporary:
+        problems.append(temporary)
     history = history_problem(config.history)
     if history:
         problems.append(history)
@@ -142,6 +146,21 @@ def folder_problem(folder: Path, purpose: str) -> str | None:
     except OSError as exc:
         made = "" if place == folder else f" (to make {folder})"
         return f"{folder}: ({purpose}) cannot write in {place}{made}: {exc.strerror or exc}"
+    return None
+
+
+def temporary_folder_problem() -> str | None:
+    """Why the server would find no folder for temporary files (the shared tables' socket
+    is in one), or None: Python's own search ($TMPDIR, /tmp, /var/tmp, the working
+    folder), which writes a file in each to be sure."""
+    try:
+        tempfile.gettempdir()
+    except OSError:
+        tried = [os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP")]
+        places = ", ".join([*(place for place in tried if place), "/tmp", "/var/tmp",
+                            "the working folder"])
+        return (f"no folder for temporary files can be written ({places}): in a container "
+                "run with --read-only, add --tmpfs /tmp")
     return None
 
 

@@ -6,6 +6,7 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     host = "127.0.0.1"            # --host overrides it
     port = 2222                   # --port overrides it (0: any free port)
     public_host = "games.example.org"   # where players reach it (the join hint's host);
+                                  # --public-host or $TRASH_PUBLIC_HOST overrides it;
                                   # default: host, or this machine's fully qualified name
                                   # when host is a wildcard or loopback address
     public_port = 2222            # the join hint's port; default: the port listened on
@@ -292,8 +293,7 @@ class _Loader:
         return host, int(port)
 
     def host(self, value: Any, key: str = "host") -> str:
-        if not isinstance(value, str) or not value.strip() or \
-                any(c.isspace() or is_unsafe(c) for c in value):
+        if not is_host_text(value):
             example = ("\"games.example.org\" or \"203.0.113.7\"" if key != "host" else
                        "\"127.0.0.1\" or \"0.0.0.0\"")
             raise self.error(key, f"expected an address or host name such as {example}, got "
@@ -361,6 +361,13 @@ class _Loader:
                 self.fail(self.error(key, f"{path} is not a readable file"))
 
 
+def is_host_text(value: Any) -> bool:
+    """Whether ``value`` may be a host name or address: a string with no space or
+    control character."""
+    return isinstance(value, str) and bool(value.strip()) and \
+        not any(c.isspace() or is_unsafe(c) for c in value)
+
+
 def is_local_or_wildcard(host: str) -> bool:
     """Whether ``host`` is an address nobody elsewhere reaches the server by: a wildcard
     ("0.0.0.0", "::", "") or a loopback address ("127.0.0.1", "::1", "localhost")."""
@@ -385,17 +392,22 @@ def public_address(config: ServerConfig, listened_port: int) -> tuple[str, int]:
 
 
 def load_server_config(path: str | Path | None = None, host: str | None = None,
-                       port: int | None = None) -> ServerConfig:
-    """The configuration of ``path`` (defaults without a file), with ``host`` and ``port``
-    overriding the file's; ServeError (one line) on any problem."""
+                       port: int | None = None, public_host: str | None = None
+                       ) -> ServerConfig:
+    """The configuration of ``path`` (defaults without a file), with ``host``, ``port``
+    and ``public_host`` overriding the file's; ServeError (one line) on any problem."""
     values: dict[str, Any] = {}
     if path is not None:
         values = _read(Path(path))
-    if host is not None:
-        values["host"] = host
-    if port is not None:
-        values["port"] = port
+    _override(values, host, port, public_host)
     return ServerConfig(**values)
+
+
+def _override(values: dict[str, Any], host: str | None, port: int | None,
+              public_host: str | None) -> None:
+    for key, value in (("host", host), ("port", port), ("public_host", public_host)):
+        if value is not None:
+            values[key] = value
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -404,7 +416,8 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def config_problems(path: str | Path | None = None, host: str | None = None,
-                    port: int | None = None) -> tuple[ServerConfig | None, list[str]]:
+                    port: int | None = None, public_host: str | None = None
+                    ) -> tuple[ServerConfig | None, list[str]]:
     """Every problem of the file at ``path``, one line each, and the configuration its
     good keys give (None when the file cannot be read at all): the same reader as
     ``load_server_config``, going on past each problem."""
@@ -417,10 +430,7 @@ def config_problems(path: str | Path | None = None, host: str | None = None,
         except ServeError as exc:
             return None, [str(exc)]
         values = _Loader(path, text, document, problems).load()
-    if host is not None:
-        values["host"] = host
-    if port is not None:
-        values["port"] = port
+    _override(values, host, port, public_host)
     return ServerConfig(**values), problems
 
 

@@ -81,6 +81,7 @@ from trash_tui.history import HistoryError
 from trash_tui.players.identity import new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
+from trash_tui.ssh.check import temporary_folder_problem
 from trash_tui.ssh.child import (
     IDLE_EXIT_STATUS,
     SESSION_COMMAND,
@@ -90,7 +91,13 @@ from trash_tui.ssh.child import (
     session_environment,
     start_fork_server,
 )
-from trash_tui.ssh.config import ServeError, ServerConfig, public_address, read_motd_file
+from trash_tui.ssh.config import (
+    ServeError,
+    ServerConfig,
+    public_address,
+    public_host_problem,
+    read_motd_file,
+)
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
 from trash_tui.ssh.goodbye import (
     STOPPED_EXIT_STATUS,
@@ -750,6 +757,12 @@ class RunningServer:
                 + (f"; metrics http://{self.state.metrics_address}/metrics"
                    if self.state.metrics_address else "") + ")")
 
+    def warnings(self) -> list[str]:
+        """The lines ``trash serve`` prints after ``describe`` about what players would
+        find wrong (``public_host`` unset where the join hint names a container)."""
+        problem = public_host_problem(self.config, self.port)
+        return [f"trash serve: warning: {problem}"] if problem else []
+
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
         self.acceptor.close()
@@ -921,7 +934,10 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
                        command: tuple[str, ...] = SESSION_COMMAND) -> RunningServer:
     """Start listening as ``config`` says. ``echo`` receives the human log lines (default
     stderr); ``command`` is the child each session runs. ServeError on any start-up
-    problem (host key, auth files, folders, log, address in use)."""
+    problem (host key, auth files, folders, no temporary folder, log, address in use)."""
+    temporary = temporary_folder_problem()
+    if temporary:  # (a read-only container without a tmpfs: say what to add)
+        raise ServeError(temporary)
     host_key = load_or_create_host_key(config.host_key)
     allow_list = AllowList(config.authorized_keys) if config.auth == "allow-list" and \
         config.authorized_keys is not None else None
