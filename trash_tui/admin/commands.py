@@ -266,6 +266,10 @@ class AdminCommands:
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}
 
+    async def do_reload(self, args: dict[str, Any]) -> tuple[str, Any]:
+        line = await self.state.reload("trash admin reload")
+        return line, {"reload": line}
+
     async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
         rows = await self.db(lambda history: store.reports(history))
         lines = []

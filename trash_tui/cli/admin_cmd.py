@@ -77,7 +77,7 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
     """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
-    figures and backups."""
+    figures, backups and reload (and check, which needs no server)."""
     ctx.obj = {"config": config, "socket": socket_path}  # (read when a request is sent)
 
 
@@ -194,6 +194,14 @@ def motd(ctx: click.Context, text: tuple[str, ...], clear: bool) -> None:
     if clear and text:
         raise click.UsageError("give TEXT or --clear, not both")
     ask(ctx, "motd", {"text": " ".join(text), "clear": clear})
+
+
+@admin_group.command("reload")
+@click.pass_context
+def reload(ctx: click.Context) -> None:
+    """Read the config and the motd file again and reopen the log, as SIGHUP does: says
+    what changed and what needs a restart (a broken config changes nothing)."""
+    ask(ctx, "reload")
 
 
 @admin_group.command("stats")

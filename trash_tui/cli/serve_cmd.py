@@ -3,8 +3,10 @@ to check the config and the data folder without starting (``ssh.check``); and ``
 serve hash-password`` for the password file.
 
 The server runs until SIGTERM or Ctrl-C, then tells every session, waits for the apps to
-say goodbye and exits 0. Start-up problems (config, host key, address in use) are one-line
-errors. The server modules are imported only when a command runs.
+say goodbye and exits 0. SIGHUP reloads it (``ssh.reload``: the config and the message of
+the day's file read again, the connection log reopened). Start-up problems (config, host
+key, address in use, no temporary folder) are one-line errors. The server modules are
+imported only when a command runs.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,16 +24,27 @@ if TYPE_CHECKING:
     from trash_tui.ssh.config import ServerConfig
 
 
-async def serve(config: ServerConfig) -> int:
-    """Run the server until SIGTERM or SIGINT; returns the number of sessions it ended."""
+async def serve(config: ServerConfig, load: Callable[[], ServerConfig] | None = None) -> int:
+    """Run the server until SIGTERM or SIGINT (SIGHUP reloads it, reading the config
+    again with ``load``); returns the number of sessions it ended."""
     from trash_tui.ssh.server import start_server
 
     server = await start_server(config)
+    if load is not None:
+        server.state.load_config = load
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for number in signals:
+    reloads: set[asyncio.Task[str]] = set()
+
+    def reload() -> None:
+        task = asyncio.ensure_future(server.state.reload())
+        reloads.add(task)
+        task.add_done_callback(reloads.discard)
+
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    for number in signals[:2]:
         loop.add_signal_handler(number, stop.set)
+    loop.add_signal_handler(signal.SIGHUP, reload)
     try:
         click.echo(server.describe())  # after the handlers: a stop request is never lost
         for warning in server.warnings():
@@ -87,8 +101,11 @@ def serve_group(ctx: click.Context, host: str | None, port: int | None,
     if problem:
         raise click.ClickException(problem)
 
+    def load() -> ServerConfig:
+        return load_server_config(config, host, port, public_host)
+
     try:
-        ended = asyncio.run(serve(load_server_config(config, host, port, public_host)))
+        ended = asyncio.run(serve(load(), load))
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"trash serve: stopped ({ended} session{'' if ended == 1 else 's'} ended)")

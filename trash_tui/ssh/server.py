@@ -63,6 +63,7 @@ import logging
 import resource
 import signal
 import socket
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -94,6 +95,7 @@ from trash_tui.ssh.child import (
 from trash_tui.ssh.config import (
     ServeError,
     ServerConfig,
+    load_server_config,
     public_address,
     public_host_problem,
     read_motd_file,
@@ -116,6 +118,7 @@ from trash_tui.ssh.limits import (
     SessionSlots,
     address_full_message,
 )
+from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
@@ -219,6 +222,21 @@ class ServerState:
         self.metrics.read_gauges = self.gauges_from_any_thread
         self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
+        #: how a reload reads the config again (``trash serve`` gives its file and
+        #: command line; default: the file the config came from)
+        self.load_config: Callable[[], ServerConfig] = lambda: load_server_config(
+            config.source) if config.source else config
+        self.port = config.port  # the port listened on (known once listening)
+
+    def note(self, line: str) -> None:
+        """A line for the operator on the server's log (stderr), as it is."""
+        with contextlib.suppress(OSError, ValueError):
+            print(line, file=self.echo if self.echo is not None else sys.stderr, flush=True)
+
+    async def reload(self, how: str = "SIGHUP") -> str:
+        """Read the config and the motd file again, reopen the log (``reload.py``); the
+        one line saying what changed and what needs a restart."""
+        return await reload_server(self, self.port, how)
 
     def report(self, message: str, detail: str = "") -> None:
         """A note on the server's stderr (an operator's, never a secret): escaped, and
@@ -995,6 +1013,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None
     server = RunningServer(acceptor, state, host_key)
+    state.port = server.port
     if config.public_port is None:  # (port 0: the port listened on is known now)
         state.tables.public_address = (address[0], server.port)
     server.take_error_handlers()
