@@ -7,6 +7,7 @@ one, with one line saying why. ``trash admin reload`` does the same and tells it
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import socket
@@ -15,6 +16,9 @@ import time
 from pathlib import Path
 
 from serve_process import TRASH, Serve, write_config
+
+from trash_tui.ssh.config import load_server_config
+from trash_tui.ssh.server import start_server
 
 
 def touch_server(port: int) -> None:
@@ -93,3 +97,34 @@ def test_sighup_reloads_the_config_the_motd_and_the_log(tmp_path: Path) -> None:
         status = serve.stop()
     assert status == 0, serve.output()
     assert "Traceback" not in serve.output()
+
+
+async def test_a_reload_puts_the_live_values_in_force_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    """What the message says is what the server does (in-process, the same reload)."""
+    config_path = write_config(tmp_path, max_sessions="20", sessions_per_ip="4",
+                               chat_per_minute="12", connections_per_minute="20")
+    server = await start_server(load_server_config(config_path), echo=io.StringIO())
+    try:
+        state = server.state
+        text = config_path.read_text()
+        for old, new in (("max_sessions = 20", "max_sessions = 7"),
+                         ("sessions_per_ip = 4", "sessions_per_ip = 2"),
+                         ("chat_per_minute = 12", "chat_per_minute = 3"),
+                         ("connections_per_minute = 20", "connections_per_minute = 60"),
+                         ('"games.example.org"', '"play.example.org"'),
+                         ('log = "data/ssh.log"', 'log = "data/other.log"'),
+                         ("idle_timeout = 0", "idle_timeout = 60\nmetrics = 9999")):
+            text = text.replace(old, new)
+        config_path.write_text(text)
+        line = await state.reload()
+        assert (state.slots.total, state.slots.per_address) == (7, 2)
+        assert state.tables.limits.chat_per_minute == 3
+        assert state.rate.capacity == 60 and state.config.idle_timeout == 60
+        assert state.tables.public_address == ("play.example.org", server.port)
+        assert state.config.metrics is None and "metrics none → 127.0.0.1:9999" in line
+        assert state.log.path == tmp_path / "data" / "other.log"
+        again = await state.reload()  # nothing new: only what still waits for a restart
+        assert again.startswith("trash serve: reloaded (SIGHUP): needs a restart"), again
+    finally:
+        await server.stop(grace=3.0)

@@ -116,12 +116,12 @@ def check_command(config: Path | None, host: str | None = None, port: int | None
     """Print every problem of ``config`` and its data folder, one line each, then a
     summary line; the exit status (0: all fine, 1: problems)."""
     from trash_tui.ssh.check import check_server
-    from trash_tui.text import visible
+    from trash_tui.text import clean
 
     result = check_server(config, host, port, public_host)
-    for problem in result.problems:
-        click.echo(visible(problem, limit=600))
-    click.echo(visible(result.summary(config), limit=600))
+    for problem in result.problems:  # (a value from the file is escaped in it already)
+        click.echo(clean(problem, 600))
+    click.echo(clean(result.summary(config), 600))
     return 1 if result.problems else 0
 
 
