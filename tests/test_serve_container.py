@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -25,13 +26,17 @@ def test_a_container_hostname_is_named_at_start_when_public_host_is_unset(
     if why := namespace_problem("-u"):
         pytest.skip(why)
     config = write_config(tmp_path, host='"0.0.0.0"', public_host="")
+    machine = socket.gethostname()
+    # (in a host name namespace of its own: this machine's name is left alone)
     serve = Serve(tmp_path, ["--config", str(config)],
-                  shell=f'hostname {CONTAINER_ID} && exec "$@"')
+                  shell=f"exec unshare -u sh -c 'hostname {CONTAINER_ID} && exec \"$@\"' "
+                        'sh "$@"')
     try:
         serve.wait_for("listening on")
         lines = [line for line in serve.output().splitlines() if "public_host" in line]
     finally:
         assert serve.stop() == 0
+    assert socket.gethostname() == machine
     assert len(lines) == 1, serve.output()
     assert CONTAINER_ID in lines[0] and "set public_host" in lines[0]
     assert "Traceback" not in serve.output()
