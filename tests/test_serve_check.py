@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from serve_process import TRASH, namespace_problem
 
 from trash_tui.cli.main import cli
 from trash_tui.history.players import RATED_VERSION
@@ -117,3 +119,22 @@ def test_a_container_hostname_as_public_host_is_a_problem(
     status, lines = check(good_config(tmp_path, public_host=""),  # as the container sets it
                           env={"TRASH_PUBLIC_HOST": "games.example.org"})
     assert status == 0 and "CODE@games.example.org" in lines[0], lines
+
+
+def test_a_read_only_data_folder_is_named(tmp_path: Path) -> None:
+    """As root every folder looks writable to a mode check: the data folder is made
+    read-only by a mount (in a namespace of its own), and --check tries a file in it."""
+    if why := namespace_problem("-m"):
+        pytest.skip(why)
+    data = tmp_path / "data"
+    data.mkdir()
+    path = good_config(tmp_path)
+    shell = (f"mount --bind {data} {data} && mount -o remount,bind,ro {data} && "
+             f'exec "$@"')
+    ran = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", shell,
+                          "sh", TRASH, "serve", "--config", str(path), "--check"],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1, ran
+    problems = ran.stdout.splitlines()[:-1]
+    assert problems and all("Read-only file system" in line for line in problems), problems
+    assert any("the history database" in line for line in problems)

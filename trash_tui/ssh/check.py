@@ -112,16 +112,17 @@ def _check_files(config: ServerConfig, problems: list[str]) -> None:
 
 
 def _check_folders(config: ServerConfig, problems: list[str]) -> None:
-    """Each folder the server writes in, once (the first purpose named)."""
-    folders: dict[Path, str] = {}
+    """Each folder the server writes in, once (with everything it holds named)."""
+    folders: dict[Path, list[str]] = {}
     if not config.host_key.exists():
-        folders.setdefault(config.host_key.parent, "the host key (made on first start)")
-    folders.setdefault(config.history.parent, "the history database")
-    folders.setdefault(config.players_dir, "the players' settings")
-    folders.setdefault(config.log.parent, "the connection log")
-    folders.setdefault(config.admin_path.parent, "the admin socket")
-    for folder, purpose in folders.items():
-        problem = folder_problem(folder, purpose)
+        folders.setdefault(config.host_key.parent, []).append("the host key")
+    for folder, purpose in ((config.history.parent, "the history database"),
+                            (config.players_dir, "the players' settings"),
+                            (config.log.parent, "the connection log"),
+                            (config.admin_path.parent, "the admin socket")):
+        folders.setdefault(folder, []).append(purpose)
+    for folder, purposes in folders.items():
+        problem = folder_problem(folder, ", ".join(purposes))
         if problem:
             problems.append(problem)
     if config.log.exists() and not os.access(config.log, os.W_OK):
