@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import asyncssh
+import pytest
 from admin_helpers import admin_ok
 from ssh_helpers import connect, serving
 
@@ -70,3 +71,22 @@ async def test_a_flood_of_banned_connections_writes_a_bounded_log(tmp_path: Path
              if str(line["ended"]).startswith("refused: banned")]
     assert 1 <= len(lines) <= BANNED_LINES_PER_MINUTE + 1
     assert any("not logged" in str(line["ended"]) for line in lines), lines[-1]
+
+
+@pytest.mark.parametrize("limit", ["connections_per_minute", "connections_per_ip"])
+async def test_every_refusal_as_a_connection_is_made_sends_nothing(tmp_path: Path,
+                                                                   limit: str) -> None:
+    """Over a connection limit the connection is closed the same way as a banned one: not
+    a binary SSH packet before the version line (OpenSSH: "banner exchange: invalid
+    format"), nothing at all."""
+    async with serving(tmp_path, **{limit: 1}) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert (await reader.readline()).startswith(b"SSH-2.0-")  # the one allowed
+        assert await raw_bytes(server.port) == b""
+        ssh = await asyncio.to_thread(
+            subprocess.run, ["ssh", "-p", str(server.port), "-o", "BatchMode=yes",
+                             "-o", "StrictHostKeyChecking=no", "-o",
+                             "UserKnownHostsFile=/dev/null", "player@127.0.0.1", "true"],
+            capture_output=True, text=True, timeout=20)
+        writer.close()
+    assert ssh.returncode == 255 and "invalid format" not in ssh.stderr, ssh.stderr

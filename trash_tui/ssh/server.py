@@ -402,25 +402,29 @@ class GameConnection(asyncssh.SSHServer):
         conn.set_extra_info(**{_GAME: self})
         self.state.connections.add(self)
         if self.state.stopping:
-            self.refused = "server stopping"
-            conn.close()
+            self.refuse_at_once("server stopping")
             return
         if self.state.moderation.banned(None, self.address) is not None:
-            # before the version line: nothing of the key exchange is spent on it
-            self.refused = "banned"
-            self.early = True
-            conn.abort()
+            self.early = True  # (logged at most BANNED_LINES_PER_MINUTE lines a minute)
+            self.refuse_at_once("banned")
             return
         allowed, refusals = self.state.rate.take(self.address)
         if not allowed:
-            self.refused = "rate limit"
             self.quiet = refusals > 1  # log the first refusal of a run only
-            conn.close()
+            self.refuse_at_once("rate limit")
         elif not self.state.connection_slots.acquire(self.address):
-            self.refused = "too many connections"
-            conn.close()
+            self.refuse_at_once("too many connections")
         else:
             self.holds_slot = True
+
+    def refuse_at_once(self, reason: str) -> None:
+        """Close the connection being made before the server's version line: nothing of
+        the key exchange is spent on it, and the client is sent nothing (an SSH packet
+        now would come before the version line, which clients call an invalid banner;
+        OpenSSH says "Connection closed by remote host")."""
+        self.refused = reason
+        if self.conn is not None:
+            self.conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.quiet:
