@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from serve_process import TRASH, namespace_problem
+from serve_process import TRASH, Serve, namespace_problem
 
 from trash_tui.cli.main import cli
 from trash_tui.history.players import RATED_VERSION
@@ -138,3 +138,21 @@ def test_a_read_only_data_folder_is_named(tmp_path: Path) -> None:
     problems = ran.stdout.splitlines()[:-1]
     assert problems and all("Read-only file system" in line for line in problems), problems
     assert any("the history database" in line for line in problems)
+
+
+def test_with_the_server_running_its_own_ports_are_not_problems(tmp_path: Path) -> None:
+    """An edited config is checked before a reload: the running server's port is its own."""
+    path = good_config(tmp_path, host='"127.0.0.1"')
+    serve = Serve(tmp_path, ["--config", str(path)])
+    try:
+        serve.wait_for("listening on")
+        status, lines = check(path)
+    finally:
+        assert serve.stop() == 0
+    assert status == 0 and "a server is running" in lines[0], lines
+    with socket.socket() as taken:  # stopped: the port is checked again
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        status, lines = check(good_config(tmp_path, host='"127.0.0.1"',
+                                          port=str(taken.getsockname()[1])))
+    assert status == 1 and "in use" in lines[0], lines
