@@ -306,6 +306,10 @@ class AdminCommands(CaseworkCommands):
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}
 
+    async def do_reload(self, args: dict[str, Any]) -> tuple[str, Any]:
+        line = await self.state.reload("trash admin reload")
+        return line, {"reload": line}
+
     # --- figures and backups ------------------------------------------------------------
     def figures(self) -> dict[str, Any]:
         """Everything ``stats`` shows (the metrics endpoint's figures, as one object)."""

@@ -47,7 +47,7 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
     """The server's answer to ``command`` when it did it (else fail with one line)."""
     from trash_tui.admin.console import request
 
-    path: Path = ctx.obj["socket"]
+    path = _socket_path(ctx.obj["config"], ctx.obj["socket"])
     try:
         reply = request(path, command, args or {})
     except FileNotFoundError:
@@ -77,8 +77,19 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
     """The console of a running 'trash serve': who is on, kick, ban, mute, warn, tell,
-    notices, reports, voids, the moderator's log, figures and backups."""
-    ctx.obj = {"socket": _socket_path(config, socket_path)}
+    notices, reports, voids, the moderator's log, figures, backups and reload (and check,
+    which needs no server)."""
+    ctx.obj = {"config": config, "socket": socket_path}  # (read when a request is sent)
+
+
+@admin_group.command("check")
+@click.pass_context
+def check(ctx: click.Context) -> None:
+    """Check the server's config and data folder without the server: as 'trash serve
+    --check' (one line per problem; exit status 1 when there is one)."""
+    from trash_tui.cli.serve_cmd import check_command
+
+    ctx.exit(check_command(ctx.obj["config"]))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the data as JSON.")
@@ -184,6 +195,14 @@ def motd(ctx: click.Context, text: tuple[str, ...], clear: bool) -> None:
     if clear and text:
         raise click.UsageError("give TEXT or --clear, not both")
     ask(ctx, "motd", {"text": " ".join(text), "clear": clear})
+
+
+@admin_group.command("reload")
+@click.pass_context
+def reload(ctx: click.Context) -> None:
+    """Read the config and the motd file again and reopen the log, as SIGHUP does: says
+    what changed and what needs a restart (a broken config changes nothing)."""
+    ask(ctx, "reload")
 
 
 @admin_group.command("stats")

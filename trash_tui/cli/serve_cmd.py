@@ -1,9 +1,12 @@
-"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); and ``trash serve
-hash-password`` for the password file.
+"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); ``trash serve --check``
+to check the config and the data folder without starting (``ssh.check``); and ``trash
+serve hash-password`` for the password file.
 
 The server runs until SIGTERM or Ctrl-C, then tells every session, waits for the apps to
-say goodbye and exits 0. Start-up problems (config, host key, address in use) are one-line
-errors. The server modules are imported only when a command runs.
+say goodbye and exits 0. SIGHUP reloads it (``ssh.reload``: the config and the message of
+the day's file read again, the connection log reopened). Start-up problems (config, host
+key, address in use, no temporary folder) are one-line errors. The server modules are
+imported only when a command runs.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,24 +24,49 @@ if TYPE_CHECKING:
     from trash_tui.ssh.config import ServerConfig
 
 
-async def serve(config: ServerConfig) -> int:
-    """Run the server until SIGTERM or SIGINT; returns the number of sessions it ended."""
+async def serve(config: ServerConfig, load: Callable[[], ServerConfig] | None = None) -> int:
+    """Run the server until SIGTERM or SIGINT (SIGHUP reloads it, reading the config
+    again with ``load``); returns the number of sessions it ended."""
     from trash_tui.ssh.server import start_server
 
     server = await start_server(config)
+    if load is not None:
+        server.state.load_config = load
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for number in signals:
+    reloads: set[asyncio.Task[str]] = set()
+
+    def reload() -> None:
+        task = asyncio.ensure_future(server.state.reload())
+        reloads.add(task)
+        task.add_done_callback(reloads.discard)
+
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    for number in signals[:2]:
         loop.add_signal_handler(number, stop.set)
+    loop.add_signal_handler(signal.SIGHUP, reload)
     try:
         click.echo(server.describe())  # after the handlers: a stop request is never lost
+        for warning in server.warnings():
+            click.echo(warning, err=True)
         await stop.wait()
         return await server.stop()
     finally:
         for number in signals:
             with contextlib.suppress(ValueError, RuntimeError):
                 loop.remove_signal_handler(number)
+
+
+def _public_host(ctx: click.Context, param: click.Parameter, value: str | None
+                 ) -> str | None:
+    from trash_tui.ssh.config import is_host_text
+
+    if value is None or value == "":  # (an empty $TRASH_PUBLIC_HOST: the config's)
+        return None
+    if not is_host_text(value):
+        raise click.BadParameter("expected a host name or address such as "
+                                 "games.example.org, with no space or control character")
+    return value
 
 
 @click.group("serve", invoke_without_command=True)
@@ -49,19 +78,51 @@ async def serve(config: ServerConfig) -> int:
                    "port).")
 @click.option("--config", type=click.Path(dir_okay=False, path_type=Path),
               help="A TOML file with a [server] table (see ssh-server.toml).")
+@click.option("--public-host", metavar="NAME", envvar="TRASH_PUBLIC_HOST",
+              callback=_public_host,
+              help="Where players reach the server, for the join hint ssh -p PORT "
+                   "CODE@NAME (default: the config's public_host; also $TRASH_PUBLIC_HOST, "
+                   "as in the container).")
+@click.option("--check", is_flag=True,
+              help="Check the config and the data folder without starting: one line per "
+                   "problem, exit status 0 when all is fine, 1 otherwise.")
 @click.pass_context
 def serve_group(ctx: click.Context, host: str | None, port: int | None,
-                config: Path | None) -> None:
+                config: Path | None, public_host: str | None, check: bool) -> None:
     """Serve the game over SSH: every session plays in its own app (stop with Ctrl-C)."""
     if ctx.invoked_subcommand is not None:
         return
+    if check:
+        ctx.exit(check_command(config, host, port, public_host))
+    from trash_tui.ssh.check import temporary_folder_problem
     from trash_tui.ssh.config import ServeError, load_server_config
 
+    problem = temporary_folder_problem()  # before asyncssh, whose import writes a temp file
+    if problem:
+        raise click.ClickException(problem)
+
+    def load() -> ServerConfig:
+        return load_server_config(config, host, port, public_host)
+
     try:
-        ended = asyncio.run(serve(load_server_config(config, host, port)))
+        ended = asyncio.run(serve(load(), load))
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"trash serve: stopped ({ended} session{'' if ended == 1 else 's'} ended)")
+
+
+def check_command(config: Path | None, host: str | None = None, port: int | None = None,
+                  public_host: str | None = None) -> int:
+    """Print every problem of ``config`` and its data folder, one line each, then a
+    summary line; the exit status (0: all fine, 1: problems)."""
+    from trash_tui.ssh.check import check_server
+    from trash_tui.text import clean
+
+    result = check_server(config, host, port, public_host)
+    for problem in result.problems:  # (a value from the file is escaped in it already)
+        click.echo(clean(problem, 600))
+    click.echo(clean(result.summary(config), 600))
+    return 1 if result.problems else 0
 
 
 @serve_group.command("hash-password")

@@ -208,6 +208,15 @@ def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
             raise ServeError(f"{path}: cannot write the new host key: "
                              f"{exc.strerror or exc}") from None
         return key
+    return read_host_key(path)
+
+
+def read_host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's existing private host key at ``path``: a file for its owner only,
+    that reads as a key; ServeError (one line) otherwise."""
+    if path.is_dir() or not path.is_file():
+        raise ServeError(f"{path}: is not a regular file; host_key is the path of the "
+                         "private key file (made on first start if it does not exist)")
     try:
         mode = path.stat().st_mode
     except OSError as exc:

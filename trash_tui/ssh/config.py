@@ -6,6 +6,7 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     host = "127.0.0.1"            # --host overrides it
     port = 2222                   # --port overrides it (0: any free port)
     public_host = "games.example.org"   # where players reach it (the join hint's host);
+                                  # --public-host or $TRASH_PUBLIC_HOST overrides it;
                                   # default: host, or this machine's fully qualified name
                                   # when host is a wildcard or loopback address
     public_port = 2222            # the join hint's port; default: the port listened on
@@ -38,6 +39,8 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
                                   # reports (0: not kept; a report still holds its 20 lines)
     admin_socket = "admin.sock"   # the admin console's socket (trash admin); default: in
                                   # the data folder, beside the history database
+    motd_file = "motd.txt"        # the message of the day, read at start and on SIGHUP
+                                  # (default: none; ``trash admin motd`` sets one too)
     metrics = "127.0.0.1:9464"    # a Prometheus endpoint (HOST:PORT, or PORT on 127.0.0.1);
                                   # default: none
 
@@ -47,14 +50,21 @@ are in the user data folder (``default_data_dir()``), the history database is
 
 Every number has bounds (a value outside them, NaN or infinity is refused). Every problem
 is a ``ServeError`` with one line ``path:LINE: server.key: what is wrong``
-(``path: server.key: ...`` when the key is not in the file).
+(``path: server.key: ...`` when the key is not in the file); ``config_problems`` gives
+every problem of a file, one line each (``trash serve --check``).
+
+``public_host_problem`` says when the join hint would name a host players cannot reach:
+``public_host`` unset on a wildcard address, and the machine's name a container's (its
+id) or one without a domain.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
+import re
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +82,7 @@ AUTH_MODES = ("open", "allow-list")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2222
 PATH_KEYS = ("host_key", "authorized_keys", "password_file", "history", "players_dir", "log",
-             "admin_socket")
+             "admin_socket", "motd_file")
 #: Whole-number limits: key -> (smallest, largest allowed; 0 also allowed: "no limit").
 COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
     "max_sessions": (1, 10_000, False),
@@ -146,6 +156,7 @@ class ServerConfig:
     table_empty_timeout: float = 600.0
     chat_days: int = 3
     admin_socket: Path | None = None  # None: ADMIN_SOCKET beside the history database
+    motd_file: Path | None = None  # the message of the day's file, if any
     metrics: tuple[str, int] | None = None  # the Prometheus endpoint's (host, port)
     source: Path | None = None  # the file it was read from, if any
 
@@ -179,10 +190,25 @@ def _is_number(value: Any) -> bool:
 class _Loader:
     """Checks one parsed file and raises ServeError at the first problem."""
 
-    def __init__(self, path: Path, text: str, document: dict[str, Any]) -> None:
+    def __init__(self, path: Path, text: str, document: dict[str, Any],
+                 problems: list[str] | None = None) -> None:
         self.path = path
         self.text = text
         self.doc = document
+        self.problems = problems  # a list: every problem is added to it, none raised
+
+    def fail(self, problem: ServeError) -> None:
+        """Raise ``problem``, or (collecting) add it to the problems and go on."""
+        if self.problems is None:
+            raise problem
+        self.problems.append(str(problem))
+
+    def keep(self, values: dict[str, Any], key: str, read: Callable[[], Any]) -> None:
+        """``values[key] = read()``, unless it fails (``fail``)."""
+        try:
+            values[key] = read()
+        except ServeError as exc:
+            self.fail(exc)
 
     def error(self, key: str | None, message: str) -> ServeError:
         """An error at ``server.key`` (its line, or the table's line, or no line)."""
@@ -201,45 +227,55 @@ class _Loader:
     def load(self) -> dict[str, Any]:
         for key in self.doc:
             if key != TABLE:
-                raise self.top_error(key, "unknown key; the file has one [server] table")
+                self.fail(self.top_error(key, "unknown key; the file has one [server] table"))
         table = self.doc.get(TABLE, {})
         if not isinstance(table, dict):
-            raise self.top_error(TABLE, f"expected a [server] table, got {_shown(table)}")
+            self.fail(self.top_error(TABLE, f"expected a [server] table, got {_shown(table)}"))
+            table = {}
         for key in table:
             if key not in SERVER_KEYS:
-                raise self.error(key, "unknown key; known keys are " + ", ".join(SERVER_KEYS))
+                self.fail(self.error(key, "unknown key; known keys are "
+                                     + ", ".join(SERVER_KEYS)))
         values: dict[str, Any] = {"source": self.path}
         if "host" in table:
-            values["host"] = self.host(table["host"])
+            self.keep(values, "host", lambda: self.host(table["host"]))
         if "port" in table:
-            values["port"] = self.port(table["port"])
+            self.keep(values, "port", lambda: self.port(table["port"]))
         if "public_host" in table:
-            values["public_host"] = self.host(table["public_host"], "public_host")
+            self.keep(values, "public_host",
+                      lambda: self.host(table["public_host"], "public_host"))
         if "public_port" in table:
-            value = table["public_port"]
-            if not _is_int(value) or not 1 <= value <= 65535:
-                raise self.error("public_port", "expected the port number players connect "
-                                                f"to, from 1 to 65535, got {_shown(value)}")
-            values["public_port"] = value
-        auth = table.get("auth", "open")
-        if auth not in AUTH_MODES:
-            raise self.error("auth", "expected one of " + ", ".join(map(repr, AUTH_MODES))
-                             + f", got {_shown(auth)}")
-        values["auth"] = auth
+            self.keep(values, "public_port", lambda: self.public_port(table["public_port"]))
+        self.keep(values, "auth", lambda: self.auth(table.get("auth", "open")))
         for key in PATH_KEYS:
             if key in table:
-                values[key] = self.path_value(key, table[key])
+                self.keep(values, key, lambda key=key: self.path_value(key, table[key]))
         for key, (least, most, zero_ok) in COUNT_KEYS.items():
             if key in table:
-                values[key] = self.count(key, table[key], least, most, zero_ok)
+                self.keep(values, key, lambda key=key, least=least, most=most, zero_ok=zero_ok:
+                          self.count(key, table[key], least, most, zero_ok))
         for key, (shortest, longest, zero_ok) in SECONDS_KEYS.items():
             if key in table:
-                values[key] = self.seconds(key, table[key], shortest, longest, zero_ok)
+                self.keep(values, key, lambda key=key, shortest=shortest, longest=longest,
+                          zero_ok=zero_ok: self.seconds(key, table[key], shortest, longest,
+                                                        zero_ok))
         if "metrics" in table:
-            values["metrics"] = self.metrics(table["metrics"])
+            self.keep(values, "metrics", lambda: self.metrics(table["metrics"]))
         self.check_limits(values)
         self.check_auth_files(values)
         return values
+
+    def public_port(self, value: Any) -> int:
+        if not _is_int(value) or not 1 <= value <= 65535:
+            raise self.error("public_port", "expected the port number players connect "
+                                            f"to, from 1 to 65535, got {_shown(value)}")
+        return int(value)
+
+    def auth(self, value: Any) -> str:
+        if value not in AUTH_MODES:
+            raise self.error("auth", "expected one of " + ", ".join(map(repr, AUTH_MODES))
+                             + f", got {_shown(value)}")
+        return str(value)
 
     def metrics(self, value: Any) -> tuple[str, int] | None:
         """``"HOST:PORT"``, ``"[V6]:PORT"`` or ``"PORT"`` (on 127.0.0.1); "" is off."""
@@ -261,8 +297,7 @@ class _Loader:
         return host, int(port)
 
     def host(self, value: Any, key: str = "host") -> str:
-        if not isinstance(value, str) or not value.strip() or \
-                any(c.isspace() or is_unsafe(c) for c in value):
+        if not is_host_text(value):
             example = ("\"games.example.org\" or \"203.0.113.7\"" if key != "host" else
                        "\"127.0.0.1\" or \"0.0.0.0\"")
             raise self.error(key, f"expected an address or host name such as {example}, got "
@@ -307,26 +342,34 @@ class _Loader:
         sessions = values.get("max_sessions", ServerConfig.max_sessions)
         connections = values.get("max_connections", ServerConfig.max_connections)
         if connections < sessions:
-            raise self.error("max_connections", f"must be at least max_sessions ({sessions}): "
-                                                "every session needs a connection")
+            self.fail(self.error("max_connections", f"must be at least max_sessions "
+                                 f"({sessions}): every session needs a connection"))
         per_address = values.get("connections_per_ip", ServerConfig.connections_per_ip)
         if per_address > connections:
-            raise self.error("connections_per_ip", f"must be at most max_connections "
-                                                   f"({connections})")
+            self.fail(self.error("connections_per_ip", f"must be at most max_connections "
+                                 f"({connections})"))
 
     def check_auth_files(self, values: dict[str, Any]) -> None:
         keys = values.get("authorized_keys")
-        if values["auth"] == "allow-list":
+        auth = values.get("auth", "open")
+        if auth == "allow-list":
             if keys is None:
-                raise self.error("auth", "\"allow-list\" needs authorized_keys = \"FILE\" (the "
-                                         "public keys allowed in, one per line)")
+                self.fail(self.error("auth", "\"allow-list\" needs authorized_keys = \"FILE\" "
+                                             "(the public keys allowed in, one per line)"))
         elif keys is not None:
-            raise self.error("authorized_keys", "only used with auth = \"allow-list\" (auth is "
-                                                f"{values['auth']!r})")
+            self.fail(self.error("authorized_keys", "only used with auth = \"allow-list\" "
+                                                    f"(auth is {auth!r})"))
         for key in ("authorized_keys", "password_file"):
             path = values.get(key)
             if path is not None and not path.is_file():
-                raise self.error(key, f"{path} is not a readable file")
+                self.fail(self.error(key, f"{path} is not a readable file"))
+
+
+def is_host_text(value: Any) -> bool:
+    """Whether ``value`` may be a host name or address: a string with no space or
+    control character."""
+    return isinstance(value, str) and bool(value.strip()) and \
+        not any(c.isspace() or is_unsafe(c) for c in value)
 
 
 def is_local_or_wildcard(host: str) -> bool:
@@ -353,19 +396,100 @@ def public_address(config: ServerConfig, listened_port: int) -> tuple[str, int]:
 
 
 def load_server_config(path: str | Path | None = None, host: str | None = None,
-                       port: int | None = None) -> ServerConfig:
-    """The configuration of ``path`` (defaults without a file), with ``host`` and ``port``
-    overriding the file's; ServeError (one line) on any problem."""
+                       port: int | None = None, public_host: str | None = None
+                       ) -> ServerConfig:
+    """The configuration of ``path`` (defaults without a file), with ``host``, ``port``
+    and ``public_host`` overriding the file's; ServeError (one line) on any problem."""
     values: dict[str, Any] = {}
     if path is not None:
         values = _read(Path(path))
-    if host is not None:
-        values["host"] = host
-    if port is not None:
-        values["port"] = port
+    _override(values, host, port, public_host)
     return ServerConfig(**values)
+
+
+def _override(values: dict[str, Any], host: str | None, port: int | None,
+              public_host: str | None) -> None:
+    for key, value in (("host", host), ("port", port), ("public_host", public_host)):
+        if value is not None:
+            values[key] = value
 
 
 def _read(path: Path) -> dict[str, Any]:
     text, document = read_toml(path, ServeError)
     return _Loader(path, text, document).load()
+
+
+def config_problems(path: str | Path | None = None, host: str | None = None,
+                    port: int | None = None, public_host: str | None = None
+                    ) -> tuple[ServerConfig | None, list[str]]:
+    """Every problem of the file at ``path``, one line each, and the configuration its
+    good keys give (None when the file cannot be read at all): the same reader as
+    ``load_server_config``, going on past each problem."""
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    if path is not None:
+        path = Path(path)
+        try:
+            text, document = read_toml(path, ServeError)
+        except ServeError as exc:
+            return None, [str(exc)]
+        values = _Loader(path, text, document, problems).load()
+    _override(values, host, port, public_host)
+    return ServerConfig(**values), problems
+
+
+#: Files a container engine leaves at the root of a container's file system.
+CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))
+_CONTAINER_ID = re.compile(r"[0-9a-f]{12}|[0-9a-f]{64}")
+
+
+def container_name(name: str) -> bool:
+    """Whether host name ``name`` looks like a container's (the first 12 hex digits of
+    its id, or all 64), or this process runs in a container (Docker's or Podman's
+    marker file) and ``name`` is its host name."""
+    if _CONTAINER_ID.fullmatch(name.split(".", 1)[0]):
+        return True
+    return any(marker.exists() for marker in CONTAINER_MARKERS) and \
+        name.split(".", 1)[0] == socket.gethostname().split(".", 1)[0]
+
+
+def public_host_problem(config: ServerConfig, port: int | None = None) -> str | None:
+    """One line when ``public_host`` is unset and the join hint would name this machine
+    by a name players elsewhere cannot reach (a container's id, or a name with no
+    domain) while the server listens on every interface; else None."""
+    if config.public_host is not None or not is_local_or_wildcard(config.host):
+        return None
+    name = config.host.strip().strip("[]")
+    try:
+        if not ipaddress.ip_address(name.split("%", 1)[0]).is_unspecified:
+            return None  # loopback: nobody elsewhere plays here anyway
+    except ValueError:
+        return None  # localhost
+    host, public_port = public_address(config, port if port is not None else config.port)
+    if container_name(host):
+        what = "the container's name (its id)"
+    elif "." not in host:
+        what = "a name without a domain, which other machines rarely resolve"
+    else:
+        return None
+    where = f"{config.source}: " if config.source else ""
+    return (f"{where}server.public_host: not set, so players are told "
+            f"\"ssh -p {public_port} CODE@{visible(host, limit=80)}\", {what}: set "
+            "public_host to the name or address players reach this server by")
+
+
+#: The longest message of the day kept from its file (the screens show less).
+MOTD_FILE_LENGTH = 500
+
+
+def read_motd_file(path: Path) -> str | None:
+    """The message of the day in the file at ``path``: its lines joined by spaces (None
+    when there are none); ServeError (one line) when it cannot be read."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(16 * 1024)
+    except OSError as exc:
+        raise ServeError(f"{path}: cannot read the message of the day (motd_file): "
+                         f"{exc.strerror or exc}") from None
+    text = " ".join(data.decode("utf-8", "replace").split())
+    return text[:MOTD_FILE_LENGTH] or None

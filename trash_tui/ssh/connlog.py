@@ -1,5 +1,6 @@
 """The connection log: one JSON line per ended session or session-less connection, and a
-short human line on stderr for each.
+short human line on stderr for each. ``reopen`` opens it again at its path (after
+logrotate renamed it: SIGHUP).
 
 A line holds when it ended (UTC), the peer address, the player (key fingerprint or
 ``password:<user>``; never a password), the terminal type and size, how long it lasted
@@ -65,10 +66,23 @@ class ConnectionLog:
     def __init__(self, path: Path, echo: TextIO | None = None) -> None:
         self.path = path
         self.echo = echo
+        self.file = self._open(path)
+        self.failed = False
+
+    @staticmethod
+    def _open(path: Path) -> TextIO:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self.file = os.fdopen(fd, "a", encoding="utf-8", buffering=1)
-        self.failed = False
+        return os.fdopen(fd, "a", encoding="utf-8", buffering=1)
+
+    def reopen(self, path: Path | None = None) -> None:
+        """Open the log at ``path`` (default: its path) again, a new file if it was
+        renamed (logrotate without copytruncate); OSError leaves the old one in use."""
+        path = path or self.path
+        file = self._open(path)
+        old, self.file, self.path, self.failed = self.file, file, path, False
+        with contextlib.suppress(OSError):
+            old.close()
 
     def write(self, entry: LogEntry) -> None:
         """Log ``entry``; a failing log file is reported once and never stops the server."""

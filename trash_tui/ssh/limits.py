@@ -1,4 +1,5 @@
-"""The server's limits: new connections per address (a token bucket) and session slots.
+"""The server's limits: new connections per address (a token bucket), session slots, and
+how many lines a flood of refused connections may write (``LogThrottle``).
 
 Addresses are grouped the way one client usually holds them: an IPv4 address alone, an
 IPv6 address by its /64 network. Both classes take a clock so tests can drive time.
@@ -19,6 +20,8 @@ FULL_MESSAGE = "the server is full, try again later"
 ADDRESS_FULL_MESSAGE = ("this address has {count} session{s} open, the most one address "
                         "may have: close one or try again later")
 SERVER_FULL, ADDRESS_FULL = "server full", "address full"  # why ``take`` refused
+#: Lines a minute the log gives connections refused for a ban (a burst of as many at once).
+BANNED_LINES_PER_MINUTE = 10
 
 
 def address_full_message(count: int) -> str:
@@ -110,3 +113,35 @@ class SessionSlots:
         self.by_address[key] -= 1
         if not self.by_address[key]:
             del self.by_address[key]
+
+
+class LogThrottle:
+    """At most ``per_minute`` log lines a minute (a token bucket, ``per_minute`` at once);
+    the lines left out are counted, and the count goes with the next line written (or
+    ``pending``'s summary)."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self.clock = clock
+        self.tokens = self.capacity
+        self.last = clock()
+        self.left_out = 0  # lines not written since the last one that was
+
+    def admit(self) -> int | None:
+        """None: leave this line out (it is counted). Else write it, with the number of
+        lines left out before it."""
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            self.left_out += 1
+            return None
+        self.tokens -= 1.0
+        left_out, self.left_out = self.left_out, 0
+        return left_out
+
+    def pending(self) -> int:
+        """The lines left out since the last one written (now counted as summed up)."""
+        left_out, self.left_out = self.left_out, 0
+        return left_out

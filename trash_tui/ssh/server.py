@@ -27,12 +27,14 @@ What comes in:
   forwarding are refused. Its window is clamped (``child.clamp_size``), its resizes
   coalesced, its process limited in CPU time and memory (``child.SessionLimits``).
 
-The operator's console (``trash_tui.admin``): bans (checked when a client asks to log
-in, by address, and when it offers a key or a password: the connection closes with one
-line saying the reason and the end, before any session or app), kicks (the app is told why
-and says goodbye; its seat goes to the stand-in as for a dropped connection), the admin
-socket in the data folder, the figures for ``trash admin stats`` and the optional
-Prometheus endpoint (``metrics``).
+The operator's console (``trash_tui.admin``): bans (an address or network checked the
+moment the TCP connection is made: closed before the server's version line, so nothing
+of the key exchange is spent on it, logged at most ``BANNED_LINES_PER_MINUTE`` lines a
+minute with the rest counted; a key or a password when it is offered: the connection
+closes with one line saying the reason and the end, before any session or app), kicks
+(the app is told why and says goodbye; its seat goes to the stand-in as for a dropped
+connection), the admin socket in the data folder, the figures for ``trash admin stats``
+and the optional Prometheus endpoint (``metrics``).
 
 The server raises its soft descriptor limit to the hard one when it starts. Its notes to
 the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
@@ -61,6 +63,7 @@ import logging
 import resource
 import signal
 import socket
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -79,6 +82,7 @@ from trash_tui.history import HistoryError
 from trash_tui.players.identity import new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
+from trash_tui.ssh.check import temporary_folder_problem
 from trash_tui.ssh.child import (
     IDLE_EXIT_STATUS,
     SESSION_COMMAND,
@@ -88,7 +92,14 @@ from trash_tui.ssh.child import (
     session_environment,
     start_fork_server,
 )
-from trash_tui.ssh.config import ServeError, ServerConfig, public_address
+from trash_tui.ssh.config import (
+    ServeError,
+    ServerConfig,
+    load_server_config,
+    public_address,
+    public_host_problem,
+    read_motd_file,
+)
 from trash_tui.ssh.connlog import ConnectionLog, LogEntry
 from trash_tui.ssh.goodbye import (
     STOPPED_EXIT_STATUS,
@@ -100,11 +111,14 @@ from trash_tui.ssh.goodbye import (
 )
 from trash_tui.ssh.limits import (
     ADDRESS_FULL,
+    BANNED_LINES_PER_MINUTE,
     FULL_MESSAGE,
+    LogThrottle,
     RateLimiter,
     SessionSlots,
     address_full_message,
 )
+from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
@@ -182,6 +196,7 @@ class ServerState:
         self.command = command
         self.echo = echo
         self.rate = RateLimiter(config.connections_per_minute)
+        self.banned_lines = LogThrottle(BANNED_LINES_PER_MINUTE)
         self.slots = SessionSlots(config.max_sessions, config.sessions_per_ip)
         self.connection_slots = SessionSlots(config.max_connections, config.connections_per_ip)
         self.limits = SessionLimits(config.session_cpu_seconds,
@@ -208,12 +223,35 @@ class ServerState:
         self.metrics.read_gauges = self.gauges_from_any_thread
         self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
+        #: how a reload reads the config again (``trash serve`` gives its file and
+        #: command line; default: the file the config came from)
+        self.load_config: Callable[[], ServerConfig] = lambda: load_server_config(
+            config.source) if config.source else config
+        self.port = config.port  # the port listened on (known once listening)
+
+    def note(self, line: str) -> None:
+        """A line for the operator on the server's log (stderr), as it is."""
+        with contextlib.suppress(OSError, ValueError):
+            print(line, file=self.echo if self.echo is not None else sys.stderr, flush=True)
+
+    async def reload(self, how: str = "SIGHUP") -> str:
+        """Read the config and the motd file again, reopen the log (``reload.py``); the
+        one line saying what changed and what needs a restart."""
+        return await reload_server(self, self.port, how)
 
     def report(self, message: str, detail: str = "") -> None:
         """A note on the server's stderr (an operator's, never a secret): escaped, and
         written once with a count when it repeats (``Reporter``)."""
         self.metrics.errors.inc()
         self.reporter.report(message, detail)
+
+    def sum_up_banned(self) -> None:
+        """One log line for the banned connections left out of the log since its last
+        line about them, if any (every minute, and when the server stops)."""
+        left_out = self.banned_lines.pending()
+        if left_out:
+            self.log.write(LogEntry("connection", "-", f"refused: banned ({left_out} more "
+                                    "banned connections not logged)", 0.0))
 
     def refused(self, reason: str) -> None:
         """Count a refused connection or session (the reason is the server's own words)."""
@@ -354,6 +392,7 @@ class GameConnection(asyncssh.SSHServer):
         self.refused: str | None = None
         self.refused_key: str | None = None  # the banned key this connection was refused
         self.quiet = False  # end without a log line
+        self.early = False  # refused for a ban the moment the connection was made
 
     # --- the connection ------------------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -364,19 +403,29 @@ class GameConnection(asyncssh.SSHServer):
         conn.set_extra_info(**{_GAME: self})
         self.state.connections.add(self)
         if self.state.stopping:
-            self.refused = "server stopping"
-            conn.close()
+            self.refuse_at_once("server stopping")
+            return
+        if self.state.moderation.banned(None, self.address) is not None:
+            self.early = True  # (logged at most BANNED_LINES_PER_MINUTE lines a minute)
+            self.refuse_at_once("banned")
             return
         allowed, refusals = self.state.rate.take(self.address)
         if not allowed:
-            self.refused = "rate limit"
             self.quiet = refusals > 1  # log the first refusal of a run only
-            conn.close()
+            self.refuse_at_once("rate limit")
         elif not self.state.connection_slots.acquire(self.address):
-            self.refused = "too many connections"
-            conn.close()
+            self.refuse_at_once("too many connections")
         else:
             self.holds_slot = True
+
+    def refuse_at_once(self, reason: str) -> None:
+        """Close the connection being made before the server's version line: nothing of
+        the key exchange is spent on it, and the client is sent nothing (an SSH packet
+        now would come before the version line, which clients call an invalid banner;
+        OpenSSH says "Connection closed by remote host")."""
+        self.refused = reason
+        if self.conn is not None:
+            self.conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.quiet:
@@ -388,7 +437,14 @@ class GameConnection(asyncssh.SSHServer):
             self.state.connection_slots.release(self.address)
         if self.quiet or (self.sessions and not self.refused):
             return  # each session has logged its own line
-        if self.refused:
+        if self.early:
+            self.state.refused("banned")
+            left_out = self.state.banned_lines.admit()
+            if left_out is None:
+                return  # (counted: summed up in the next line or by ``sum_up_banned``)
+            ended = "refused: banned" + (f" ({left_out} more banned connections not logged "
+                                         "before this one)" if left_out else "")
+        elif self.refused:
             ended = f"refused: {self.refused}"
             self.state.refused(self.refused if not self.refused.startswith("no session")
                                else "no session opened")
@@ -724,6 +780,12 @@ class RunningServer:
                 + (f"; metrics http://{self.state.metrics_address}/metrics"
                    if self.state.metrics_address else "") + ")")
 
+    def warnings(self) -> list[str]:
+        """The lines ``trash serve`` prints after ``describe`` about what players would
+        find wrong (``public_host`` unset where the join hint names a container)."""
+        problem = public_host_problem(self.config, self.port)
+        return [f"trash serve: warning: {problem}"] if problem else []
+
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
         self.acceptor.close()
@@ -767,6 +829,7 @@ class RunningServer:
             await asyncio.sleep(0.05)
         await _stop_operator_side(state)
         await state.tables.stop()
+        state.sum_up_banned()
         state.log.close()
         state.reporter.flush()
         self._restore_error_handlers()
@@ -807,6 +870,8 @@ async def _start_operator_side(state: ServerState) -> None:
         service.motd = await service.run(lambda: store.setting(history, store.MOTD))
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
+    if state.config.motd_file is not None:  # (the file's wins over the last one set)
+        service.motd = read_motd_file(state.config.motd_file)
     history.write_observer = state.metrics.write_timed
     console = AdminConsole(state.config.admin_path, state.admin.run, state.report)
     try:
@@ -828,9 +893,13 @@ async def _start_operator_side(state: ServerState) -> None:
 
 async def _sample_cpu(state: ServerState) -> None:
     """Count the sessions' CPU time every few seconds (a process's is gone once it ends)."""
+    summed_up = time.monotonic()
     while True:
         await asyncio.sleep(CPU_SAMPLE_EVERY)
         state.metrics.sample_cpu([s.pid for s in state.sessions if s.pid is not None])
+        if time.monotonic() - summed_up >= 60.0:
+            summed_up = time.monotonic()
+            state.sum_up_banned()
 
 
 async def _stop_operator_side(state: ServerState) -> None:
@@ -888,7 +957,10 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
                        command: tuple[str, ...] = SESSION_COMMAND) -> RunningServer:
     """Start listening as ``config`` says. ``echo`` receives the human log lines (default
     stderr); ``command`` is the child each session runs. ServeError on any start-up
-    problem (host key, auth files, folders, log, address in use)."""
+    problem (host key, auth files, folders, no temporary folder, log, address in use)."""
+    temporary = temporary_folder_problem()
+    if temporary:  # (a read-only container without a tmpfs: say what to add)
+        raise ServeError(temporary)
     host_key = load_or_create_host_key(config.host_key)
     allow_list = AllowList(config.authorized_keys) if config.auth == "allow-list" and \
         config.authorized_keys is not None else None
@@ -946,6 +1018,7 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
         raise ServeError(f"cannot listen on {config.host}:{config.port}: "
                          f"{exc.strerror or exc}") from None
     server = RunningServer(acceptor, state, host_key)
+    state.port = server.port
     if config.public_port is None:  # (port 0: the port listened on is known now)
         state.tables.public_address = (address[0], server.port)
     server.take_error_handlers()
