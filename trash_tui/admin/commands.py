@@ -13,7 +13,7 @@ import asyncio
 import time
 from typing import Any
 
-from trash_tui.admin import store
+from trash_tui.admin import seen, store
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
 from trash_tui.admin.console import AdminError
 from trash_tui.admin.metrics import process_cpu_seconds
@@ -347,6 +347,42 @@ class AdminCommands:
                              "first: it needs room there)") from None
         return (f"backed up {info['matches']} matches, {info['actions']} moves "
                 f"({info['bytes']} bytes, {info['seconds']} s)", info)
+
+    # --- which keys from which addresses ------------------------------------------------
+    async def do_seen(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """The addresses a key (or the keys of a name) came from and the other keys seen
+        from them; or the keys that came from an address or a network."""
+        target = _text(args, "target", True)
+        network = None if is_key(target) else address_network(target)
+        if network is not None:
+            rows = await self.db(lambda history: seen.in_network(history, network))
+            text = _seen_table(rows) or f"no key came from {network}"
+            return text, {"rows": rows, "others": []}
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
+                             "SHA256:..., a name, an address or a network)")
+        keys = [key for key, _ in pairs]
+        rows = await self.db(lambda history: seen.of_identities(history, keys))
+        addresses = sorted({row["address"] for row in rows})
+        others = await self.db(lambda history: seen.of_addresses(history, addresses, keys))
+        who = ", ".join(f"{key}{f' ({clean(name, 24)})' if name else ''}" for key, name in pairs)
+        if not rows:
+            return f"{who}: no connection counted", {"rows": [], "others": []}
+        text = f"{who} came from:\n{_seen_table(rows)}"
+        text += (f"\nother keys from these addresses:\n{_seen_table(others)}" if others else
+                 "\nno other key came from these addresses")
+        return text, {"rows": rows, "others": others}
+
+
+def _stamp(when: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(when))
+
+
+def _seen_table(rows: list[dict[str, Any]]) -> str:
+    return _columns([[r["key"], clean(r["name"], 24) or "-", r["address"], _stamp(r["first"]),
+                      _stamp(r["last"]), str(r["count"])] for r in rows],
+                    ["KEY", "NAME", "ADDRESS", "FIRST (UTC)", "LAST (UTC)", "COUNT"])
 
 
 def _in(address: str, network: Any) -> bool:

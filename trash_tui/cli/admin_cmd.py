@@ -226,3 +226,13 @@ def backup(ctx: click.Context, file: Path) -> None:
     except BackupError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(clean(f"{reply.get('text', 'backed up')} to {target}"))
+
+
+@admin_group.command("seen")
+@click.argument("target")
+@json_option
+@click.pass_context
+def seen(ctx: click.Context, target: str, as_json: bool) -> None:
+    """Which addresses TARGET (a key or a name) came from and which other keys came from
+    them; or which keys came from TARGET (an address or a network such as 203.0.113.0/24)."""
+    ask(ctx, "seen", {"target": target}, as_json=as_json)

@@ -70,13 +70,13 @@ from typing import Any, TextIO
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
 
-from trash_tui.admin import store
+from trash_tui.admin import seen, store
 from trash_tui.admin.commands import AdminCommands
 from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
 from trash_tui.admin.moderation import Moderation
 from trash_tui.history import HistoryError
-from trash_tui.players.identity import new_guest
+from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.child import (
@@ -213,6 +213,21 @@ class ServerState:
         written once with a count when it repeats (``Reporter``)."""
         self.metrics.errors.inc()
         self.reporter.report(message, detail)
+
+    def saw(self, identity: str, address: str) -> None:
+        """Count an authenticated connection of ``identity`` from ``address``
+        (``admin.seen``: one row per pair; a guest, new at every connection, is not kept)."""
+        if is_guest(identity) or self.stopping:
+            return
+
+        async def count() -> None:
+            try:
+                history = self.tables._history()
+                await self.tables.run(lambda: seen.record(history, identity, address))
+            except Exception as exc:  # (a full disk must not end the connection)
+                self.report(f"cannot count a connection in the history: {exc}")
+
+        self.tables.spawn(count())
 
     def refused(self, reason: str) -> None:
         """Count a refused connection or session (the reason is the server's own words)."""
@@ -455,6 +470,8 @@ class GameConnection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.player = self.candidate
+        if self.player is not None:
+            self.state.saw(self.player, self.address)
         if self.open_sessions == 0:
             self.start_deadline()
 
@@ -804,6 +821,7 @@ async def _start_operator_side(state: ServerState) -> None:
         for sanction in await service.run(lambda: store.sanctions_in_force(history)):
             state.moderation.add(sanction)
         service.motd = await service.run(lambda: store.setting(history, store.MOTD))
+        await service.run(lambda: seen.prepare(history))  # (an older database: upgraded)
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
     history.write_observer = state.metrics.write_timed
