@@ -15,7 +15,7 @@ from typing import Any
 
 from trash_tui.admin import seen, store
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
-from trash_tui.admin.console import AdminError
+from trash_tui.admin.console import AdminError, Stream
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
     ADDRESS,
@@ -29,6 +29,7 @@ from trash_tui.admin.moderation import (
     when_text,
 )
 from trash_tui.players.identity import is_guest
+from trash_tui.ssh.watch import MAX_WATCHERS
 from trash_tui.text import clean
 
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
@@ -347,6 +348,31 @@ class AdminCommands:
                              "first: it needs room there)") from None
         return (f"backed up {info['matches']} matches, {info['actions']} moves "
                 f"({info['bytes']} bytes, {info['seconds']} s)", info)
+
+    # --- watching a player's terminal -------------------------------------------------
+    async def do_watch(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """A copy of what the player's session draws, from a whole screen on (their
+        newest session, if they have several); read-only."""
+        target = _text(args, "target", True)
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {clean(target, 60)!r} (give a name or a "
+                             "key SHA256:...)")
+        names = dict(pairs)
+        running = [s for s in self.state.sessions if s.player in names and
+                   s.child is not None and not s.child.output_ended]
+        if not running:
+            raise AdminError(f"{clean(target, 60)!r} is not connected")
+        session = max(running, key=lambda s: s.started)
+        client = self.service.client_of(session.token) if session.token else None
+        name = clean(client.name if client is not None else names[session.player], 24)
+        watcher = self.state.watch(session, name or session.player or "?")
+        if watcher is None:
+            raise AdminError(f"at most {MAX_WATCHERS} watchers at once: one must stop first")
+        info = watcher.info
+        text = (f"watching {info['name']} ({info['width']}x{info['height']}): "
+                "q or ctrl-c to stop")
+        return text, Stream(info, watcher.frames(), watcher.close)
 
     # --- which keys from which addresses ------------------------------------------------
     async def do_seen(self, args: dict[str, Any]) -> tuple[str, Any]:

@@ -236,3 +236,30 @@ def seen(ctx: click.Context, target: str, as_json: bool) -> None:
     """Which addresses TARGET (a key or a name) came from and which other keys came from
     them; or which keys came from TARGET (an address or a network such as 203.0.113.0/24)."""
     ask(ctx, "seen", {"target": target}, as_json=as_json)
+
+
+@admin_group.command("watch")
+@click.argument("target")
+@click.pass_context
+def watch(ctx: click.Context, target: str) -> None:
+    """Watch TARGET's terminal (a name or a key) live, read-only: what their session draws,
+    from a whole screen on. q or ctrl-c stops; nothing you type reaches the player."""
+    from trash_tui.admin.watching import WatchRefused, WatchStream, show
+
+    path: Path = ctx.obj["socket"]
+    try:
+        stream = WatchStream.open(path, target)
+    except WatchRefused as exc:
+        raise click.ClickException(str(exc)) from None
+    except (FileNotFoundError, ConnectionRefusedError):
+        raise click.ClickException(f"no server is running with this data folder (nothing "
+                                   f"answers on {path})") from None
+    except PermissionError:
+        raise click.ClickException(f"{path}: permission denied (run trash admin as the "
+                                   "user who runs the server)") from None
+    except (OSError, TimeoutError) as exc:
+        raise click.ClickException(f"{path}: {getattr(exc, 'strerror', None) or exc}"
+                                   ) from None
+    name = clean(str(stream.info.get("name", target)), 24)
+    why = show(stream)
+    click.echo(f"stopped watching {name}: {why}")

@@ -106,6 +106,7 @@ from trash_tui.ssh.limits import (
     address_full_message,
 )
 from trash_tui.ssh.reporting import Reporter
+from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
@@ -188,6 +189,7 @@ class ServerState:
                                     config.session_memory_mb * 1024 * 1024)
         self.sessions: list[Session] = []
         self.connections: set[GameConnection] = set()
+        self.watchers: set[Watcher] = set()  # the operator's, on every session together
         self.stopping = False
         self.reporter = Reporter(echo)
         self.metrics = ServerMetrics()
@@ -213,6 +215,26 @@ class ServerState:
         written once with a count when it repeats (``Reporter``)."""
         self.metrics.errors.inc()
         self.reporter.report(message, detail)
+
+    def watch(self, session: Session, name: str) -> Watcher | None:
+        """A new watcher of ``session``'s terminal, its app asked to draw its whole
+        screen again; None when ``MAX_WATCHERS`` are watching already."""
+        child = session.child
+        if child is None or child.output_ended or len(self.watchers) >= MAX_WATCHERS:
+            return None
+        columns, rows = child.size[0], child.size[1]
+
+        def gone(watcher: Watcher) -> None:
+            self.watchers.discard(watcher)
+            with contextlib.suppress(ValueError):
+                child.taps.remove(watcher)
+
+        watcher = Watcher({"name": name, "key": session.player or "", "width": columns,
+                           "height": rows}, gone)
+        self.watchers.add(watcher)
+        child.taps.append(watcher)
+        child.redraw()
+        return watcher
 
     def saw(self, identity: str, address: str) -> None:
         """Count an authenticated connection of ``identity`` from ``address``
