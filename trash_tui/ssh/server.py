@@ -78,6 +78,7 @@ from trash_tui.admin.moderation import Moderation
 from trash_tui.history import HistoryError
 from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
+from trash_tui.ssh import recording
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.child import (
     IDLE_EXIT_STATUS,
@@ -197,6 +198,7 @@ class ServerState:
         self.moderation = Moderation()
         self.console: AdminConsole | None = None
         self.sampler: asyncio.Future[None] | None = None
+        self.pruner: asyncio.Future[None] | None = None  # deletes recordings past their days
         self.tables = TableService(config.history, TableLimits(
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
@@ -235,6 +237,18 @@ class ServerState:
         child.taps.append(watcher)
         child.redraw()
         return watcher
+
+    def record(self, session: Session) -> None:
+        """Record ``session``'s terminal from its first byte (``record_sessions``)."""
+        child, config = session.child, self.config
+        if child is None or not config.record_sessions:
+            return
+        made = recording.Recording.start(config.recordings_path, session.player or "?",
+                               session.address, child.size[0], child.size[1],
+                               session.term or "", child.pid,
+                               config.recording_max_mb * recording.MEGABYTE, self.report)
+        if made is not None:
+            child.taps.append(made)
 
     def saw(self, identity: str, address: str) -> None:
         """Count an authenticated connection of ``identity`` from ``address``
@@ -654,6 +668,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         if code is not None:
             env[JOIN_ENV] = code
         session.child = await PtyChild.start(process, env, state.command, state.limits)
+        state.record(session)  # (before the app's first byte is read)
         state.metrics.sessions.inc()
         if state.stopping:  # stop() began while the app was starting
             state.end_for_stop(session)
@@ -863,6 +878,20 @@ async def _start_operator_side(state: ServerState) -> None:
                              f"{exc.strerror or exc}") from None
         state.metrics_address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     state.sampler = asyncio.ensure_future(_sample_cpu(state))
+    await _prune_recordings(state)
+    state.pruner = asyncio.ensure_future(_prune_recordings(state, recording.PRUNE_EVERY))
+
+
+async def _prune_recordings(state: ServerState, every: float = 0.0) -> None:
+    """Delete the recordings older than ``recordings_days``: once, or every ``every``
+    seconds (also when recording is off: what was recorded goes in its time)."""
+    while True:
+        if every:
+            await asyncio.sleep(every)
+        await asyncio.to_thread(recording.prune, state.config.recordings_path,
+                                state.config.recordings_days)
+        if not every:
+            return
 
 
 async def _sample_cpu(state: ServerState) -> None:
@@ -875,6 +904,8 @@ async def _sample_cpu(state: ServerState) -> None:
 async def _stop_operator_side(state: ServerState) -> None:
     if state.sampler is not None:
         state.sampler.cancel()
+    if state.pruner is not None:
+        state.pruner.cancel()
     if state.console is not None:
         await state.console.stop()
         state.console = None
