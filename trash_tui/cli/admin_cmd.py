@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,5 +264,12 @@ def watch(ctx: click.Context, target: str) -> None:
         raise click.ClickException(f"{path}: {getattr(exc, 'strerror', None) or exc}"
                                    ) from None
     name = clean(str(stream.info.get("name", target)), 24)
+    size = f"{stream.info.get('width', '?')}x{stream.info.get('height', '?')}"
+    mine = shutil.get_terminal_size((0, 0))
+    if sys.stdout.isatty() and (mine.columns < int(stream.info.get("width") or 0) or
+                                mine.lines < int(stream.info.get("height") or 0)):
+        click.echo(f"{name}'s terminal is {size}, yours {mine.columns}x{mine.lines}: "
+                   "make yours larger to see it all")
+        time.sleep(2.0)
     why = show(stream)
-    click.echo(f"stopped watching {name}: {why}")
+    click.echo(f"stopped watching {name} ({size}): {why}")

@@ -6,9 +6,10 @@ kernel sends it SIGWINCH when the server resizes the PTY and SIGHUP on hang-up. 
 run here: the channel's input to the master (``_pump_input``: it also takes the client's
 window changes, clamped to ``MAX_COLUMNS`` x ``MAX_ROWS`` and coalesced to one every
 ``RESIZE_INTERVAL`` s, and ignores breaks and signals), and the master's output to the
-channel, so the server knows when the last byte has gone out before it reports the exit
-status. Both stop, and the master is closed, as soon as the child has exited or the
-channel has closed, whatever input is still queued.
+channel (and to the session's taps, ``trash_tui.ssh.watch``: the operator's watchers, a
+recording; a tap never blocks the pump), so the server knows when the last byte has
+gone out before it reports the exit status. Both stop, and the master is closed, as soon
+as the child has exited or the channel has closed, whatever input is still queued.
 
 The server can take the terminal back from the app at any moment (``take_terminal``:
 the app's output is dropped from then on, and the bytes that put the terminal back as

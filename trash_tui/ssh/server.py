@@ -32,7 +32,9 @@ in, by address, and when it offers a key or a password: the connection closes wi
 line saying the reason and the end, before any session or app), kicks (the app is told why
 and says goodbye; its seat goes to the stand-in as for a dropped connection), the admin
 socket in the data folder, the figures for ``trash admin stats`` and the optional
-Prometheus endpoint (``metrics``).
+Prometheus endpoint (``metrics``); watchers of a session's terminal (``watch``, at most
+``MAX_WATCHERS``), recordings of sessions (``record_sessions``, ``recording``) and, at
+each authenticated login of a key, its address counted (``admin.seen``).
 
 The server raises its soft descriptor limit to the hard one when it starts. Its notes to
 the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
