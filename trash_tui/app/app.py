@@ -391,7 +391,8 @@ class TrashApp(App[None]):
     def redraw_everything(self) -> None:
         """Draw the whole screen again (SIGUSR1 from the SSH server: an operator began to
         watch this session and sees only what is drawn from now on)."""
-        self.screen.refresh()
+        with contextlib.suppress(Exception):  # (no screen yet, or the app is ending)
+            self.screen.refresh()
 
     def cpu_time_used(self) -> None:
         self.say_goodbye("This session has used all the computer time the server gives one "

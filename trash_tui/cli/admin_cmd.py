@@ -3,7 +3,8 @@
 It talks to the server over the Unix socket in the server's data folder (``admin.sock``
 beside the history database, or the config's ``admin_socket``), readable by the server's
 own user only; nothing goes over the network. Each subcommand is one request; the
-server's answer is printed (``--json`` prints its data). No server running, a refusal
+server's answer is printed (``--json`` prints its data); ``watch`` then shows the
+player's terminal until ``q`` (``trash_tui.admin.watching``). No server running, a refusal
 or a bad answer is one line on stderr and exit status 2, so ``trash admin stats`` is a
 health check.
 """
@@ -80,7 +81,7 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
     """The console of a running 'trash serve': who is on, kick, ban, mute, notices,
-    figures and backups."""
+    figures, backups, watching a player and who came from where."""
     ctx.obj = {"socket": _socket_path(config, socket_path)}
 
 

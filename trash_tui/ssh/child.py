@@ -498,8 +498,9 @@ class PtyChild:
                 if not forwarding or self.taken:
                     continue
                 self.screen.feed(data)
-                for tap in list(self.taps):  # (never blocks: a tap queues or drops)
-                    tap.feed(data)
+                if self.taps:  # (a tap never blocks: it queues or drops)
+                    for tap in list(self.taps):
+                        tap.feed(data)
                 try:
                     self.ssh.stdout.write(data)
                     await self.ssh.stdout.drain()
