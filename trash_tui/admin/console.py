@@ -113,6 +113,7 @@ class AdminConsole:
         self.server: asyncio.AbstractServer | None = None
         self.open = 0  # connections now
         self.refused = 0  # connections refused (other user, too many, garbage)
+        self.streams: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
 
     async def start(self) -> None:
         """Listen; OSError if the folder cannot hold the socket, RuntimeError if another
@@ -142,11 +143,17 @@ class AdminConsole:
         return True
 
     async def stop(self) -> None:
+        """Stop listening; the streams still going are ended (their clients cut off)."""
         if self.server is not None:
             self.server.close()
             self.server = None
         with contextlib.suppress(OSError):
             self.path.unlink()
+        for writer, _ in list(self.streams.values()):
+            if writer.transport is not None:
+                writer.transport.abort()
+        if self.streams:
+            await asyncio.wait([task for _, task in self.streams.values()], timeout=2.0)
 
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
                      ) -> None:
@@ -181,6 +188,9 @@ class AdminConsole:
 
         left = asyncio.ensure_future(client_left())
         left.add_done_callback(lambda _: stream.close("the watcher left"))
+        task = asyncio.current_task()
+        if task is not None:
+            self.streams[id(writer)] = (writer, task)
         try:
             writer.write(first)
             async for chunk in stream.chunks:
@@ -198,6 +208,7 @@ class AdminConsole:
         except (ConnectionError, OSError):
             pass
         finally:
+            self.streams.pop(id(writer), None)
             stream.close("the watcher left")
             left.cancel()
             if writer.transport is not None:
