@@ -158,6 +158,13 @@ async def test_trash_admin_watch_in_a_terminal_shows_the_player_and_q_detaches(
             assert "stopped watching Ann" in text
             await wait_until(lambda: not server.state.watchers, what="the watcher to go")
             pane.kill()
+            pane = TmuxPane(tmp_path)  # ctrl-c stops it as well
+            pane.start(f"{command}; echo EXIT=$?; sleep 30", 100, 32)
+            await asyncio.to_thread(pane.wait_for, TABLES_TITLE, timeout=20)
+            await asyncio.to_thread(pane.press, "C-c")
+            text = await asyncio.to_thread(pane.wait_for, "EXIT=0", timeout=20)
+            assert "stopped watching Ann" in text
+            pane.kill()
             pane = TmuxPane(tmp_path)
             pane.start(f"{command.replace('Ann', 'Nobody')}; echo EXIT=$?; sleep 30", 100, 32)
             text = await asyncio.to_thread(pane.wait_for, "EXIT=2", timeout=20)
