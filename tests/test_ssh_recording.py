@@ -89,7 +89,8 @@ async def test_a_recorded_session_is_asciicast_v2_and_holds_what_the_player_saw(
 async def test_no_recording_unless_asked_old_ones_deleted_and_a_size_cap(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "recordings"
-    folder.mkdir()
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
     old, young, other = folder / "old.cast", folder / "young.cast", folder / "notes.txt"
     for path in (old, young, other):
         path.write_text("{}\n", encoding="utf-8")
@@ -117,6 +118,7 @@ async def test_no_recording_unless_asked_old_ones_deleted_and_a_size_cap(
         await ann.close()
         await wait_until(lambda: server.session_count == 0, what="the session to end")
     [cast] = casts(tmp_path)
+    assert (folder.stat().st_mode & 0o777) == 0o700  # (it was 0755: others could look)
     assert len(ann.output) > 40_000
     assert cast.stat().st_size <= 20_000
     read_cast(cast)  # whole lines: it still parses

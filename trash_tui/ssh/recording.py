@@ -64,6 +64,8 @@ class Recording:
         who = hashlib.sha256(identity.encode()).hexdigest()[:12]
         try:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if folder.stat().st_mode & 0o077:  # (made by hand, or by an older umask)
+                folder.chmod(0o700)
             return cls(folder / f"{stamp}-{who}-{pid}{SUFFIX}", columns, rows, term,
                        f"trash session of {identity} from {address}", max_bytes, report)
         except OSError as exc:
