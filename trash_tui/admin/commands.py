@@ -16,10 +16,10 @@ import sqlite3
 import time
 from typing import Any
 
-from trash_tui.admin import modlog, store
+from trash_tui.admin import modlog, seen, store
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
 from trash_tui.admin.casework import CaseworkCommands
-from trash_tui.admin.console import AdminError
+from trash_tui.admin.console import AdminError, Stream
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
     ADDRESS,
@@ -34,6 +34,7 @@ from trash_tui.admin.moderation import (
     when_text,
 )
 from trash_tui.players.identity import is_guest
+from trash_tui.ssh.watch import MAX_WATCHERS
 from trash_tui.text import clean
 
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
@@ -376,6 +377,67 @@ class AdminCommands(CaseworkCommands):
                              "first: it needs room there)") from None
         return (f"backed up {info['matches']} matches, {info['actions']} moves "
                 f"({info['bytes']} bytes, {info['seconds']} s)", info)
+
+    # --- watching a player's terminal -------------------------------------------------
+    async def do_watch(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """A copy of what the player's session draws, from a whole screen on (their
+        newest session, if they have several); read-only."""
+        target = _text(args, "target", True)
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {clean(target, 60)!r} (give a name or a "
+                             "key SHA256:...)")
+        names = dict(pairs)
+        running = [s for s in self.state.sessions if s.player in names and
+                   s.child is not None and not s.child.output_ended]
+        if not running:
+            raise AdminError(f"{clean(target, 60)!r} is not connected")
+        session = max(running, key=lambda s: s.started)
+        client = self.service.client_of(session.token) if session.token else None
+        name = clean(client.name if client is not None else names[session.player], 24)
+        watcher = self.state.watch(session, name or session.player or "?")
+        if watcher is None:
+            raise AdminError(f"at most {MAX_WATCHERS} watchers at once: one must stop first")
+        info = watcher.info
+        text = (f"watching {info['name']} ({info['width']}x{info['height']}): "
+                "q or ctrl-c to stop")
+        return text, Stream(info, watcher.frames(), watcher.close)
+
+    # --- which keys from which addresses ------------------------------------------------
+    async def do_seen(self, args: dict[str, Any]) -> tuple[str, Any]:
+        """The addresses a key (or the keys of a name) came from and the other keys seen
+        from them; or the keys that came from an address or a network."""
+        target = _text(args, "target", True)
+        network = None if is_key(target) else address_network(target)
+        if network is not None:
+            rows = await self.db(lambda history: seen.in_network(history, network))
+            text = _seen_table(rows) or f"no key came from {network}"
+            return text, {"rows": rows, "others": []}
+        pairs = await self.identities(target)
+        if not pairs:
+            raise AdminError(f"no player is called {clean(target, 60)!r} (give a key "
+                             "SHA256:..., a name, an address or a network)")
+        keys = [key for key, _ in pairs]
+        rows = await self.db(lambda history: seen.of_identities(history, keys))
+        addresses = sorted({row["address"] for row in rows})
+        others = await self.db(lambda history: seen.of_addresses(history, addresses, keys))
+        who = ", ".join(f"{key}{f' ({clean(name, 24)})' if name else ''}" for key, name in pairs)
+        if not rows:
+            return f"{who}: no connection counted", {"rows": [], "others": []}
+        text = f"{who} came from:\n{_seen_table(rows)}"
+        text += (f"\nother keys from these addresses:\n{_seen_table(others)}" if others else
+                 "\nno other key came from these addresses")
+        return text, {"rows": rows, "others": others}
+
+
+def _stamp(when: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(when))
+
+
+def _seen_table(rows: list[dict[str, Any]]) -> str:
+    return _columns([[r["key"], clean(r["name"], 24) or "-", r["address"], _stamp(r["first"]),
+                      _stamp(r["last"]), str(r["count"])] for r in rows],
+                    ["KEY", "NAME", "ADDRESS", "FIRST (UTC)", "LAST (UTC)", "COUNT"])
 
 
 def _in(address: str, network: Any) -> bool:

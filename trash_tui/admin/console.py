@@ -10,6 +10,11 @@ own user only, bounded in every way a stranger could use it.
   Garbage, a line too long or too slow gets the one-line error and the connection closes;
   the server is not disturbed. The handler is told who asks: the peer's local user name
   (``operator``, from the same credentials), which the moderator's log keeps.
+- A command may answer with a ``Stream`` (``trash admin watch``): the answer line, then
+  the stream's bytes until it ends or the client closes the connection; whatever the
+  client sends meanwhile is read and dropped. A stream is bounded by its command (the
+  server's watchers), not counted in ``MAX_CONNECTIONS``, and a client that takes
+  nothing for ``STREAM_STALL`` s is cut off.
 - At most ``MAX_CONNECTIONS`` connections at once (more are told ``BUSY`` and closed;
   ``request``, the client, asks again after a short random backoff for up to
   ``BUSY_PATIENCE`` s), and a command has ``COMMAND_TIMEOUT`` s. The client reads the
@@ -31,7 +36,8 @@ import random
 import socket
 import struct
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +51,19 @@ COMMAND_TIMEOUT = 600.0
 MAX_PATH = 100  # longer socket paths go through the folder's descriptor
 BUSY = "the admin console is busy: try again"
 BUSY_PATIENCE = 10.0  # seconds a client goes on asking a busy console
+STREAM_STALL = 10.0  # seconds a stream's client may take nothing before it is cut off
 
 Handler = Callable[[str, dict[str, Any], str], Awaitable[tuple[str, Any]]]
+
+
+@dataclass
+class Stream:
+    """A command's answer that goes on: ``data`` in the answer line, then the bytes of
+    ``chunks`` until they end; ``close(why)`` when the client goes first."""
+
+    data: Any
+    chunks: AsyncIterator[bytes]
+    close: Callable[[str], None]
 
 
 class AdminError(ValueError):
@@ -106,6 +123,7 @@ class AdminConsole:
         self.server: asyncio.AbstractServer | None = None
         self.open = 0  # connections now
         self.refused = 0  # connections refused (other user, too many, garbage)
+        self.streams: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
 
     async def start(self) -> None:
         """Listen; OSError if the folder cannot hold the socket, RuntimeError if another
@@ -135,29 +153,79 @@ class AdminConsole:
         return True
 
     async def stop(self) -> None:
+        """Stop listening; the streams still going are ended (their clients cut off)."""
         if self.server is not None:
             self.server.close()
             self.server = None
         with contextlib.suppress(OSError):
             self.path.unlink()
+        for writer, _ in list(self.streams.values()):
+            if writer.transport is not None:
+                writer.transport.abort()
+        if self.streams:
+            await asyncio.wait([task for _, task in self.streams.values()], timeout=2.0)
 
     async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
                      ) -> None:
         self.open += 1
+        counted = True
         try:
             reply = await self._serve(reader, writer)
+            if isinstance(reply, tuple):
+                self.open -= 1  # (bounded by its command)
+                counted = False
+                await self._stream(reader, writer, *reply)
+                return
             writer.write(reply)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer.drain(), REQUEST_TIMEOUT)
         except Exception as exc:  # the console never takes the server down
             self.report(f"admin: a request failed: {type(exc).__name__}: {exc}", "")
         finally:
-            self.open -= 1
+            if counted:
+                self.open -= 1
             with contextlib.suppress(Exception):
                 writer.close()
 
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      first: bytes, stream: Stream) -> None:
+        """The answer line, then the stream until it ends or the client leaves."""
+
+        async def client_left() -> None:
+            with contextlib.suppress(Exception):
+                while await reader.read(4096):
+                    pass  # (what the client types goes nowhere)
+
+        left = asyncio.ensure_future(client_left())
+        left.add_done_callback(lambda _: stream.close("the watcher left"))
+        task = asyncio.current_task()
+        if task is not None:
+            self.streams[id(writer)] = (writer, task)
+        try:
+            writer.write(first)
+            async for chunk in stream.chunks:
+                if left.done():
+                    break
+                writer.write(chunk)
+                drained = asyncio.ensure_future(writer.drain())
+                await asyncio.wait({drained, left}, timeout=STREAM_STALL,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if not drained.done():
+                    drained.cancel()
+                    break
+                if drained.exception() is not None:
+                    break
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.streams.pop(id(writer), None)
+            stream.close("the watcher left")
+            left.cancel()
+            if writer.transport is not None:
+                writer.transport.abort()
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                     ) -> bytes:
+                     ) -> bytes | tuple[bytes, Stream]:
         sock = writer.get_extra_info("socket")
         uid = peer_uid(sock) if sock is not None else None
         if uid is None or uid != self.allowed_uid:
@@ -189,6 +257,8 @@ class AdminConsole:
             return answer(False, error=str(exc))
         except TimeoutError:
             return answer(False, error=f"the command took more than {COMMAND_TIMEOUT:g} s")
+        if isinstance(data, Stream):
+            return answer(True, text, data.data), data
         return answer(True, text, data)
 
 

@@ -180,6 +180,9 @@ class TrashApp(App[None]):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.server_stopping)
             # the server's CPU-time limit for one session (SIGXCPU at the soft limit)
             asyncio.get_running_loop().add_signal_handler(signal.SIGXCPU, self.cpu_time_used)
+            # the operator began to watch this session (``trash admin watch``)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1,
+                                                          self.redraw_everything)
         history = self.history
         name = self.registered_name()
         if name is not None:
@@ -384,6 +387,12 @@ class TrashApp(App[None]):
             return ("Your seat at the table is kept: when you connect again, you are back "
                     "at it.")
         return "Your match is saved: press c in the lobby to continue it."
+
+    def redraw_everything(self) -> None:
+        """Draw the whole screen again (SIGUSR1 from the SSH server: an operator began to
+        watch this session and sees only what is drawn from now on)."""
+        with contextlib.suppress(Exception):  # (no screen yet, or the app is ending)
+            self.screen.refresh()
 
     def cpu_time_used(self) -> None:
         self.say_goodbye("This session has used all the computer time the server gives one "

@@ -3,7 +3,8 @@
 It talks to the server over the Unix socket in the server's data folder (``admin.sock``
 beside the history database, or the config's ``admin_socket``), readable by the server's
 own user only; nothing goes over the network. Each subcommand is one request; the
-server's answer is printed (``--json`` prints its data). No server running, a refusal
+server's answer is printed (``--json`` prints its data); ``watch`` then shows the
+player's terminal until ``q`` (``trash_tui.admin.watching``). No server running, a refusal
 or a bad answer is one line on stderr and exit status 2, so ``trash admin stats`` is a
 health check.
 """
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +81,8 @@ def answer(ctx: click.Context, command: str, args: dict[str, Any] | None = None
 @click.pass_context
 def admin_group(ctx: click.Context, config: Path | None, socket_path: Path | None) -> None:
     """The console of a running 'trash serve': who is on, kick, ban, mute, warn, tell,
-    notices, reports, voids, the moderator's log, figures, backups and reload (and check,
-    which needs no server)."""
+    notices, reports, voids, the moderator's log, figures, backups, reload, watching a player and
+    who came from where (and check, which needs no server)."""
     ctx.obj = {"config": config, "socket": socket_path}  # (read when a request is sent)
 
 
@@ -330,3 +334,47 @@ def backup(ctx: click.Context, file: Path) -> None:
     except BackupError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(clean(f"{reply.get('text', 'backed up')} to {target}"))
+
+
+@admin_group.command("seen")
+@click.argument("target")
+@json_option
+@click.pass_context
+def seen(ctx: click.Context, target: str, as_json: bool) -> None:
+    """Which addresses TARGET (a key or a name) came from and which other keys came from
+    them; or which keys came from TARGET (an address or a network such as 203.0.113.0/24)."""
+    ask(ctx, "seen", {"target": target}, as_json=as_json)
+
+
+@admin_group.command("watch")
+@click.argument("target")
+@click.pass_context
+def watch(ctx: click.Context, target: str) -> None:
+    """Watch TARGET's terminal (a name or a key) live, read-only: what their session draws,
+    from a whole screen on. q or ctrl-c stops; nothing you type reaches the player."""
+    from trash_tui.admin.watching import WatchRefused, WatchStream, show
+
+    path: Path = ctx.obj["socket"]
+    try:
+        stream = WatchStream.open(path, target)
+    except WatchRefused as exc:
+        raise click.ClickException(str(exc)) from None
+    except (FileNotFoundError, ConnectionRefusedError):
+        raise click.ClickException(f"no server is running with this data folder (nothing "
+                                   f"answers on {path})") from None
+    except PermissionError:
+        raise click.ClickException(f"{path}: permission denied (run trash admin as the "
+                                   "user who runs the server)") from None
+    except (OSError, TimeoutError) as exc:
+        raise click.ClickException(f"{path}: {getattr(exc, 'strerror', None) or exc}"
+                                   ) from None
+    name = clean(str(stream.info.get("name", target)), 24)
+    size = f"{stream.info.get('width', '?')}x{stream.info.get('height', '?')}"
+    mine = shutil.get_terminal_size((0, 0))
+    if sys.stdout.isatty() and (mine.columns < int(stream.info.get("width") or 0) or
+                                mine.lines < int(stream.info.get("height") or 0)):
+        click.echo(f"{name}'s terminal is {size}, yours {mine.columns}x{mine.lines}: "
+                   "make yours larger to see it all")
+        time.sleep(2.0)
+    why = show(stream)
+    click.echo(f"stopped watching {name} ({size}): {why}")

@@ -6,9 +6,10 @@ kernel sends it SIGWINCH when the server resizes the PTY and SIGHUP on hang-up. 
 run here: the channel's input to the master (``_pump_input``: it also takes the client's
 window changes, clamped to ``MAX_COLUMNS`` x ``MAX_ROWS`` and coalesced to one every
 ``RESIZE_INTERVAL`` s, and ignores breaks and signals), and the master's output to the
-channel, so the server knows when the last byte has gone out before it reports the exit
-status. Both stop, and the master is closed, as soon as the child has exited or the
-channel has closed, whatever input is still queued.
+channel (and to the session's taps, ``trash_tui.ssh.watch``: the operator's watchers, a
+recording; a tap never blocks the pump), so the server knows when the last byte has
+gone out before it reports the exit status. Both stop, and the master is closed, as soon
+as the child has exited or the channel has closed, whatever input is still queued.
 
 The server can take the terminal back from the app at any moment (``take_terminal``:
 the app's output is dropped from then on, and the bytes that put the terminal back as
@@ -61,6 +62,7 @@ import asyncssh
 from trash_tui.ssh.config import ServerConfig
 from trash_tui.ssh.goodbye import ScreenTracker, lines, reset
 from trash_tui.ssh.session import IDLE_ENV, MAIN_PATH_ENV, PLAYER_ENV, PLAYERS_DIR_ENV
+from trash_tui.ssh.watch import ENDED, Tap
 
 SESSION_COMMAND: tuple[str, ...] = (sys.executable, "-m", "trash_tui.ssh.session")
 #: The exit status the app uses when it says goodbye to an idle player.
@@ -286,6 +288,8 @@ class PtyChild:
         self._pending_size: tuple[int, int, int, int] | None = None
         self._resize_timer: asyncio.TimerHandle | None = None
         self._last_resize = -RESIZE_INTERVAL
+        self.taps: list[Tap] = []  # copies of the output: watchers, a recording
+        self.output_ended = False  # the pump has stopped (and closed its taps)
         loop = asyncio.get_running_loop()
         self._boot_timer: asyncio.TimerHandle | None = None
         if booting is not None:
@@ -466,6 +470,8 @@ class PtyChild:
             set_window_size(self.master, *size)  # the kernel sends the child SIGWINCH
             self.size = size
             self.resizes += 1
+            for tap in list(self.taps):
+                tap.resized(size[0], size[1])
 
     # --- output: the terminal to the channel ------------------------------------------------
     async def _pump_output(self, master: int) -> None:
@@ -492,6 +498,9 @@ class PtyChild:
                 if not forwarding or self.taken:
                     continue
                 self.screen.feed(data)
+                if self.taps:  # (a tap never blocks: it queues or drops)
+                    for tap in list(self.taps):
+                        tap.feed(data)
                 try:
                     self.ssh.stdout.write(data)
                     await self.ssh.stdout.drain()
@@ -499,6 +508,23 @@ class PtyChild:
                     forwarding = False
         finally:
             transport.close()
+            self.output_ended = True
+            for tap in list(self.taps):
+                tap.close(ENDED)
+            self.taps.clear()
+
+    def redraw(self) -> bool:
+        """Ask the app to draw its whole screen again (SIGUSR1, to the app's process
+        only), for a watcher who has just joined. Only once it has drawn something: by
+        then it ignores or handles the signal (``session.serve_terminal``). Whether it
+        was asked."""
+        if self.written == 0 or self.process.returncode is not None:
+            return False
+        try:
+            os.kill(self.process.pid, signal.SIGUSR1)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
 
     async def wait(self, grace: float) -> int:
         """The child's exit status; SIGKILL for its group if it takes longer than

@@ -43,6 +43,10 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
                                   # (default: none; ``trash admin motd`` sets one too)
     metrics = "127.0.0.1:9464"    # a Prometheus endpoint (HOST:PORT, or PORT on 127.0.0.1);
                                   # default: none
+    record_sessions = false       # record what each session draws (asciicast v2 files in
+                                  # recordings/ of the data folder; tell your players)
+    recordings_days = 14          # recordings older than this are deleted
+    recording_max_mb = 50         # one recording stops at this size
 
 Relative paths are relative to the file's folder; ``~`` is expanded. The default paths
 are in the user data folder (``default_data_dir()``), the history database is
@@ -98,7 +102,11 @@ COUNT_KEYS: dict[str, tuple[int, int, bool]] = {
     "spectators_per_table": (0, 10_000, False),
     "chat_per_minute": (1, 600, False),
     "chat_days": (1, 3650, True),
+    "recordings_days": (1, 3650, False),
+    "recording_max_mb": (1, 100_000, False),
 }
+#: Yes-or-no keys.
+BOOL_KEYS = ("record_sessions",)
 #: Durations in seconds: key -> (smallest, largest allowed; 0 also allowed: "never").
 SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
     "login_timeout": (1.0, 3600.0, False),
@@ -108,8 +116,9 @@ SECONDS_KEYS: dict[str, tuple[float, float, bool]] = {
     "table_empty_timeout": (10.0, 7 * 24 * 3600.0, False),
 }
 SERVER_KEYS = ("host", "port", "public_host", "public_port", "auth", *PATH_KEYS,
-               *COUNT_KEYS, *SECONDS_KEYS, "metrics")
+               *COUNT_KEYS, *SECONDS_KEYS, *BOOL_KEYS, "metrics")
 ADMIN_SOCKET = "admin.sock"  # the admin console's socket, in the data folder by default
+RECORDINGS = "recordings"  # the sessions' recordings, in the data folder
 METRICS_HOST = "127.0.0.1"  # where the metrics endpoint listens when only a port is given
 
 
@@ -158,6 +167,9 @@ class ServerConfig:
     admin_socket: Path | None = None  # None: ADMIN_SOCKET beside the history database
     motd_file: Path | None = None  # the message of the day's file, if any
     metrics: tuple[str, int] | None = None  # the Prometheus endpoint's (host, port)
+    record_sessions: bool = False  # asciicast v2 recordings of every session
+    recordings_days: int = 14  # recordings older than this are deleted
+    recording_max_mb: int = 50  # a recording stops at this size
     source: Path | None = None  # the file it was read from, if any
 
     @property
@@ -165,6 +177,12 @@ class ServerConfig:
         """The admin console's socket: ``admin_socket``, else in the data folder (the
         history database's)."""
         return self.admin_socket or self.history.parent / ADMIN_SOCKET
+
+    @property
+    def recordings_path(self) -> Path:
+        """The sessions' recordings: ``recordings/`` in the data folder (the history
+        database's)."""
+        return self.history.parent / RECORDINGS
 
 
 def _one_line(message: str) -> str:
@@ -259,11 +277,19 @@ class _Loader:
                 self.keep(values, key, lambda key=key, shortest=shortest, longest=longest,
                           zero_ok=zero_ok: self.seconds(key, table[key], shortest, longest,
                                                         zero_ok))
+        for key in BOOL_KEYS:
+            if key in table:
+                self.keep(values, key, lambda key=key: self.boolean(key, table[key]))
         if "metrics" in table:
             self.keep(values, "metrics", lambda: self.metrics(table["metrics"]))
         self.check_limits(values)
         self.check_auth_files(values)
         return values
+
+    def boolean(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.error(key, f"expected true or false, got {_shown(value)}")
+        return value
 
     def public_port(self, value: Any) -> int:
         if not _is_int(value) or not 1 <= value <= 65535:

@@ -34,7 +34,10 @@ minute with the rest counted; a key or a password when it is offered: the connec
 closes with one line saying the reason and the end, before any session or app), kicks
 (the app is told why and says goodbye; its seat goes to the stand-in as for a dropped
 connection), the admin socket in the data folder, the figures for ``trash admin stats``
-and the optional Prometheus endpoint (``metrics``).
+and the optional Prometheus endpoint (``metrics``); watchers of a session's terminal
+(``watch``, at most ``MAX_WATCHERS``), recordings of sessions (``record_sessions``,
+``recording``) and, at each authenticated login of a key, its address counted
+(``admin.seen``).
 
 The server raises its soft descriptor limit to the hard one when it starts. Its notes to
 the operator (``reporting.Reporter``) are escaped and a repeated one is written once with a
@@ -73,14 +76,15 @@ from typing import Any, TextIO
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
 
-from trash_tui.admin import store
+from trash_tui.admin import seen, store
 from trash_tui.admin.commands import AdminCommands
 from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
 from trash_tui.admin.moderation import Moderation
 from trash_tui.history import HistoryError
-from trash_tui.players.identity import new_guest
+from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
+from trash_tui.ssh import recording
 from trash_tui.ssh.auth import AllowList, PasswordFile, load_or_create_host_key
 from trash_tui.ssh.check import temporary_folder_problem
 from trash_tui.ssh.child import (
@@ -120,6 +124,7 @@ from trash_tui.ssh.limits import (
 )
 from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
+from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
@@ -203,6 +208,7 @@ class ServerState:
                                     config.session_memory_mb * 1024 * 1024)
         self.sessions: list[Session] = []
         self.connections: set[GameConnection] = set()
+        self.watchers: set[Watcher] = set()  # the operator's, on every session together
         self.stopping = False
         self.reporter = Reporter(echo)
         self.metrics = ServerMetrics()
@@ -210,6 +216,7 @@ class ServerState:
         self.moderation = Moderation()
         self.console: AdminConsole | None = None
         self.sampler: asyncio.Future[None] | None = None
+        self.pruner: asyncio.Future[None] | None = None  # deletes recordings past their days
         self.tables = TableService(config.history, TableLimits(
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
@@ -252,6 +259,53 @@ class ServerState:
         if left_out:
             self.log.write(LogEntry("connection", "-", f"refused: banned ({left_out} more "
                                     "banned connections not logged)", 0.0))
+
+    def watch(self, session: Session, name: str) -> Watcher | None:
+        """A new watcher of ``session``'s terminal, its app asked to draw its whole
+        screen again; None when ``MAX_WATCHERS`` are watching already."""
+        child = session.child
+        if child is None or child.output_ended or len(self.watchers) >= MAX_WATCHERS:
+            return None
+        columns, rows = child.size[0], child.size[1]
+
+        def gone(watcher: Watcher) -> None:
+            self.watchers.discard(watcher)
+            with contextlib.suppress(ValueError):
+                child.taps.remove(watcher)
+
+        watcher = Watcher({"name": name, "key": session.player or "", "width": columns,
+                           "height": rows}, gone)
+        self.watchers.add(watcher)
+        child.taps.append(watcher)
+        child.redraw()
+        return watcher
+
+    def record(self, session: Session) -> None:
+        """Record ``session``'s terminal from its first byte (``record_sessions``)."""
+        child, config = session.child, self.config
+        if child is None or not config.record_sessions:
+            return
+        made = recording.Recording.start(config.recordings_path, session.player or "?",
+                               session.address, child.size[0], child.size[1],
+                               session.term or "", child.pid,
+                               config.recording_max_mb * recording.MEGABYTE, self.report)
+        if made is not None:
+            child.taps.append(made)
+
+    def saw(self, identity: str, address: str) -> None:
+        """Count an authenticated connection of ``identity`` from ``address``
+        (``admin.seen``: one row per pair; a guest, new at every connection, is not kept)."""
+        if is_guest(identity) or self.stopping:
+            return
+
+        async def count() -> None:
+            try:
+                history = self.tables._history()
+                await self.tables.run(lambda: seen.record(history, identity, address))
+            except Exception as exc:  # (a full disk must not end the connection)
+                self.report(f"cannot count a connection in the history: {exc}")
+
+        self.tables.spawn(count())
 
     def refused(self, reason: str) -> None:
         """Count a refused connection or session (the reason is the server's own words)."""
@@ -512,6 +566,8 @@ class GameConnection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.player = self.candidate
+        if self.player is not None:
+            self.state.saw(self.player, self.address)
         if self.open_sessions == 0:
             self.start_deadline()
 
@@ -672,6 +728,7 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         if code is not None:
             env[JOIN_ENV] = code
         session.child = await PtyChild.start(process, env, state.command, state.limits)
+        state.record(session)  # (before the app's first byte is read)
         state.metrics.sessions.inc()
         if state.stopping:  # stop() began while the app was starting
             state.end_for_stop(session)
@@ -868,6 +925,7 @@ async def _start_operator_side(state: ServerState) -> None:
         for sanction in await service.run(lambda: store.sanctions_in_force(history)):
             state.moderation.add(sanction)
         service.motd = await service.run(lambda: store.setting(history, store.MOTD))
+        await service.run(lambda: seen.prepare(history))  # (an older database: upgraded)
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
     if state.config.motd_file is not None:  # (the file's wins over the last one set)
@@ -889,6 +947,20 @@ async def _start_operator_side(state: ServerState) -> None:
                              f"{exc.strerror or exc}") from None
         state.metrics_address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     state.sampler = asyncio.ensure_future(_sample_cpu(state))
+    await _prune_recordings(state)
+    state.pruner = asyncio.ensure_future(_prune_recordings(state, recording.PRUNE_EVERY))
+
+
+async def _prune_recordings(state: ServerState, every: float = 0.0) -> None:
+    """Delete the recordings older than ``recordings_days``: once, or every ``every``
+    seconds (also when recording is off: what was recorded goes in its time)."""
+    while True:
+        if every:
+            await asyncio.sleep(every)
+        await asyncio.to_thread(recording.prune, state.config.recordings_path,
+                                state.config.recordings_days)
+        if not every:
+            return
 
 
 async def _sample_cpu(state: ServerState) -> None:
@@ -905,6 +977,8 @@ async def _sample_cpu(state: ServerState) -> None:
 async def _stop_operator_side(state: ServerState) -> None:
     if state.sampler is not None:
         state.sampler.cancel()
+    if state.pruner is not None:
+        state.pruner.cancel()
     if state.console is not None:
         await state.console.stop()
         state.console = None

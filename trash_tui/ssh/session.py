@@ -13,7 +13,9 @@ who the player is and where things live in the environment (never in arguments):
 The child makes the terminal its controlling terminal first, so window resizes arrive as
 SIGWINCH and a dropped connection as SIGHUP. The server normally forks sessions from a
 fork server that has already imported the app, through ``serve_terminal``; running this
-module as a program does the same from a fresh interpreter. SIGTERM (the server
+module as a program does the same from a fresh interpreter. SIGUSR1 (an operator
+began to watch, ``trash_tui.ssh.watch``) makes the app draw its whole screen again; it is
+ignored until the app is up. SIGTERM (the server
 stopping) makes the app exit at once: the server has already taken the terminal back and
 told the player itself (``trash_tui.ssh.goodbye``); every match is saved after every
 action.
@@ -26,6 +28,7 @@ import fcntl
 import hashlib
 import os
 import resource
+import signal
 import sys
 import termios
 from pathlib import Path
@@ -62,6 +65,7 @@ def serve_terminal(tty_path: str, env: dict[str, str],
     ``(resource, soft, hard)`` triples, are set first of all."""
     for kind, soft, hard in limits:
         resource.setrlimit(kind, (soft, hard))
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # (the app draws again on it, later)
     os.setsid()
     fd = os.open(tty_path, os.O_RDWR)
     for target in (0, 1, 2):
@@ -78,6 +82,7 @@ def serve_terminal(tty_path: str, env: dict[str, str],
 
 
 def main() -> None:
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # until the app handles it: draw again
     take_controlling_tty()
     from trash_tui.app.app import create_app
     from trash_tui.history import default_history_path
