@@ -372,8 +372,15 @@ class SettingsScreen(Screen[Settings | None]):
                     values[spec.name] = int(text.strip())
         return values, errors
 
+    def _number(self, select_id: str) -> int:
+        """The number a Select of numbers shows (made with ``allow_blank=False``: never
+        blank)."""
+        value = self.query_one(f"#{select_id}", Select).value
+        assert isinstance(value, int), value
+        return value
+
     def _seats(self) -> tuple[SeatSpec, ...]:
-        players = int(self.query_one("#settings-players", Select).value)  # type: ignore[arg-type]
+        players = self._number("settings-players")
         level = str(self.query_one("#settings-level", Select).value)
         if self._kept_seats is not None and (players, level) == self._kept_controls:
             return self._kept_seats
