@@ -140,7 +140,8 @@ def textual_overrides(modules: list[str]) -> list[str]:
             bases = [base for base in cls.__mro__[1:]
                      if base.__module__.split(".")[0] == "textual"]
             for attribute, value in vars(cls).items():
-                if (inspect.isfunction(value)
+                if ((inspect.isfunction(value)
+                     or isinstance(value, staticmethod | classmethod | property))
                         and attribute.startswith("_") and not attribute.startswith("__")
                         and any(attribute in vars(base) for base in bases)):
                     found.append(f"{name}.{cls.__name__}.{attribute}")
