@@ -17,13 +17,13 @@ against its budget. Exits with 1 if a claim fails.
 
 Issue 28's figures follow (each section can be run alone with ``--only``):
 
-* ``oracle``: the research oracle (``bots/oracle.py``, sees every card) against ``greedy``
+* ``oracle``: the research oracle (``bots/research/oracle.py``, sees every card) against ``greedy``
   on duplicate boards per house-rule preset, with and without passes: what seeing the
   cards is worth, the bound on what any honest bot can gain;
 * ``expert``: the expert against ``greedy`` and against ``counter`` per preset, with the
   95% interval, then the expert's decision time (median, 95th percentile, worst) against
   its budget;
-* ``room``: the room for skill (``bots/room.py``): in greedy matches, at every decision,
+* ``room``: the room for skill (``bots/research/room.py``): in greedy matches, at every decision,
   what the best other move gains on greedy's, chosen on half of the samples of the unseen
   cards and measured on the other half; per row (the gain per deal and seat is the sum of
   the picked moves' held-out gains, 0 where greedy's move was kept) and per kind of
@@ -205,7 +205,8 @@ def rotation_board(job: tuple[Any, Any, str, int, int, int]) -> tuple[float, Tim
     """One board of ``subject`` against ``opponent`` under ``preset`` at ``players``: the
     same deck played once with the subject at each seat (the opponent's bot at the
     others). Returns the subject's share of the board's wins and its decision times."""
-    from bots.oracle import OracleBot, play_oracle_match
+    from bots.research import make_research_bot
+    from bots.research.oracle import OracleBot, play_oracle_match
 
     subject, opponent, preset, players, seed, index = job
     rules = preset_rules(preset)
@@ -213,8 +214,8 @@ def rotation_board(job: tuple[Any, Any, str, int, int, int]) -> tuple[float, Tim
     wins, times = 0, defaultdict(list)
     for seat in range(players):
         specs = [subject if s == seat else opponent for s in range(players)]
-        bots = [make_bot(spec, seed=derive_seed(seed, preset, players, index, seat, s),
-                         research=True) for s, spec in enumerate(specs)]
+        bots = [make_research_bot(spec, seed=derive_seed(seed, preset, players, index, seat, s))
+                for s, spec in enumerate(specs)]
         if any(isinstance(bot, OracleBot) for bot in bots):
             match = play_oracle_match(rules, bots, match_seed)
         else:
@@ -402,7 +403,7 @@ def hint_section(matches: int, seed: int, pool: ProcessPoolExecutor | None) -> N
 
 
 def room_job(job: tuple[str, int, int, int, int]) -> Any:
-    from bots.room import room_match
+    from bots.research.room import room_match
 
     preset, players, seed, index, samples = job
     return room_match(preset_rules(preset), players,
@@ -416,12 +417,13 @@ def mean_gain_text(picks: list[Any]) -> str:
 
 def room_section(matches: int, samples: int, seed: int, tables: list[tuple[str, str, int]],
                  pool: ProcessPoolExecutor | None) -> None:
-    from bots.room import KINDS
+    from bots.research.room import KINDS
     from trash_tui.stats import mean_interval
 
-    print(f"\nThe room for skill (bots/room.py): greedy matches, every decision of every seat "
-          f"with a choice; {samples} samples of the unseen cards a decision (half to choose "
-          f"another move than greedy's, half to measure it); {matches} matches a row, seed "
+    print(f"\nThe room for skill (bots/research/room.py): greedy matches, every decision of "
+          f"every seat with a choice; {samples} samples of the unseen cards a decision (half "
+          f"to choose another move than greedy's, half to measure it); {matches} matches a "
+          f"row, seed "
           f"{seed}. Gains in points of the chance to shrink. Per row, the gain per deal "
           f"and seat sums the picked moves' held-out gains (a decision where greedy's move "
           f"was kept adds 0); per kind, 'other moves' is the mean gain of every single "

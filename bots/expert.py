@@ -78,7 +78,7 @@ class ExpertBot(CounterBot):
     def candidates(observation: Observation, legal: Sequence[int]) -> list[int]:
         """The actions worth weighing: every slot where a wild may go. Every other decision
         has a move that no other beat beyond chance where the room for skill was measured
-        (bots/room.py: 20,943 decisions of 90 greedy matches, 7 of the 18 presets at 2
+        (bots/research/room.py: 20,943 decisions of 90 greedy matches, 7 of the 18 presets at 2
         players and standard at 3 and 4, then lucky reveal at 2 players; the other 10
         presets and 5-8 players were not measured), so it is played without sampling:
         take a discard that fits, else draw from the stock (a pass costs about 7 points of

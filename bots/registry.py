@@ -26,16 +26,15 @@ from typing import Any
 from bots.base import Bot, BotError
 from bots.expert import ExpertBot
 from bots.ladder import CounterBot, EasyBot, GreedyBot, HardBot, NormalBot, RandomBot
-from bots.oracle import OracleBot
 from trash_tui.text import visible
 
 REGISTRY: dict[str, type[Bot]] = {
     cls.name: cls
     for cls in (RandomBot, GreedyBot, EasyBot, NormalBot, HardBot, CounterBot, ExpertBot)
 }
-# Research bots: never listed, offered or accepted by name (tournaments, the app, the
-# CLI); only a research caller gets them (``make_bot(..., research=True)``).
-RESEARCH: dict[str, type[Bot]] = {OracleBot.name: OracleBot}
+#: Research bots' names (``bots/research/``): never listed, offered or accepted here
+#: (tournaments, the app, the CLI); ``bots.research.make_research_bot`` builds them.
+RESEARCH_NAMES = frozenset({"oracle"})
 
 
 def _failed(exc: BaseException) -> str:
@@ -73,14 +72,12 @@ def _bot_classes(module: ModuleType) -> list[type[Bot]]:
             and obj.__module__ == module.__name__]
 
 
-def find_bot(reference: str, research: bool = False) -> type[Bot]:
+def find_bot(reference: str) -> type[Bot]:
     """The bot class a name, import path or file path refers to; BotError if none. A
-    research bot's name (``oracle``) is refused unless ``research``."""
+    research bot's name (``oracle``) is refused."""
     if reference in REGISTRY:
         return REGISTRY[reference]
-    if reference in RESEARCH:
-        if research:
-            return RESEARCH[reference]
+    if reference in RESEARCH_NAMES:
         raise BotError(f"bot {reference!r} is for research only (it sees every card): it "
                        "cannot play in tournaments, matches or the app")
     target, _, class_name = reference.partition(":")
@@ -130,10 +127,8 @@ def parse_spec(text: str) -> dict[str, Any]:
     return {"name": text}
 
 
-def make_bot(spec: str | Mapping[str, Any], seed: int | None = None,
-             research: bool = False) -> Bot:
-    """A configured bot from a spec (see the module docs). ``seed`` overrides the spec's;
-    ``research`` allows the research bots (see ``RESEARCH``)."""
+def make_bot(spec: str | Mapping[str, Any], seed: int | None = None) -> Bot:
+    """A configured bot from a spec (see the module docs). ``seed`` overrides the spec's."""
     table = parse_spec(spec) if isinstance(spec, str) else dict(spec)
     if table.get("sandbox") not in (None, False) and "command" not in table:
         table["isolate"] = True  # a sandboxed Python bot runs isolated, in the sandbox
@@ -150,7 +145,7 @@ def make_bot(spec: str | Mapping[str, Any], seed: int | None = None,
         reference = table.pop("name", None)
     if not isinstance(reference, str) or not reference:
         raise BotError(f"bot {table!r}: say which bot with name = \"...\"")
-    cls = find_bot(reference, research)
+    cls = find_bot(reference)
     options = dict(table)
     spec_seed = options.pop("seed", 0)
     if seed is not None:

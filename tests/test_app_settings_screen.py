@@ -348,3 +348,37 @@ def test_helpers_name_things_in_words() -> None:
     clashes = key_clashes({**BINDING_IDS, "hint": "s,ctrl+h"})
     assert clashes == {"draw-stock": "keys.draw-stock: 's' is also the key of hint",
                        "hint": "keys.hint: 's' is also the key of draw-stock"}
+
+
+async def test_a_number_field_entered_by_click_or_tab_has_its_value_selected(
+        tmp_path: Path) -> None:
+    """However a number's field is entered, what is typed replaces its value ("5", not
+    "510"); a second click in a field already entered places the cursor as usual."""
+    app = Host(Settings(), tmp_path / "config.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        field = screen.query_one("#rule-start_size", Input)
+        field.scroll_visible(animate=False)
+        await pilot.pause()
+        assert not field.has_focus and field.value == "10"
+        await pilot.click("#rule-start_size")
+        await pilot.pause()
+        assert field.has_focus
+        assert field.selected_text == "10"
+        await pilot.press("5")
+        await pilot.pause()
+        assert field.value == "5"
+        await pilot.press("backspace", "1", "0")
+        await pilot.click("#rule-start_size", offset=(1, 0))
+        await pilot.pause()
+        assert field.selection.is_empty and field.value == "10"
+        await pilot.press("7")
+        await pilot.pause()
+        assert field.value == "170", field.value  # the cursor where the click put it
+        await pilot.press("shift+tab", "tab")
+        await pilot.pause()
+        assert field.has_focus and field.selected_text == field.value
+        await pilot.press("4")
+        await pilot.pause()
+        assert field.value == "4"

@@ -484,7 +484,7 @@ def test_the_expert_answers_within_its_budget_and_times_its_decisions() -> None:
 
 def test_the_expert_weighs_only_where_a_wild_goes() -> None:
     """Every other decision has a move no other beat beyond chance where the room for skill
-    was measured (bots/room.py): the expert plays it at once, sampling nothing, whatever
+    was measured (bots/research/room.py): the expert plays it at once, sampling nothing, whatever
     its budget: a discard that fits is taken, otherwise the stock, a swap, the call."""
     expert = make_bot({"name": "expert", "samples": 100_000, "budget": 5.0}, seed=4)
     expected = {"fits": DRAW_DISCARD, "fits-wild-held": DRAW_DISCARD, "trash": DRAW_STOCK,

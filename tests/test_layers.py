@@ -1,7 +1,8 @@
 """The layers point one way (docs/ARCHITECTURE.md): rules → engine → bots → storage → tournaments →
 the app, the SSH server and the command line; nothing below imports from above, and no
 two modules import each other, directly or around a loop, when the program runs (imports
-only for type checking do not count)."""
+only for type checking do not count). The top layer has an order of its own (issue 38):
+play → tables → admin → ssh, play → app → ssh, and the command line over all of them."""
 
 from __future__ import annotations
 
@@ -24,6 +25,41 @@ LAYERS = {
     "tournaments": ("trash_tui.simulate", "trash_tui.stats", "trash_tui.tournament"),
 }
 ORDER = ("rules", "engine", "bots", "storage", "tournaments", "top")
+
+#: The top layer's parts, each with the parts it may import from (a partial order: the app
+#: and the table service know nothing of each other; the SSH server holds both).
+TOP_PARTS = {
+    # a game's play without a screen or a server: controllers, the turn driver, saving;
+    # the players' ratings, identities and statistics; the user's settings file
+    "play": ("trash_tui.play", "trash_tui.players", "trash_tui.settings"),
+    "tables": ("trash_tui.tables",),
+    "admin": ("trash_tui.admin",),
+    "app": ("trash_tui.app",),
+    "ssh": ("trash_tui.ssh",),
+    "cli": ("trash_tui.cli", "trash_tui.__main__"),
+}
+TOP_IMPORTS = {
+    "play": (),
+    "tables": ("play",),
+    "admin": ("play", "tables"),
+    "app": ("play",),
+    "ssh": ("play", "tables", "admin", "app"),
+    "cli": ("play", "tables", "admin", "app", "ssh"),
+}
+#: Imports against the top layer's order found when it was written, each with its reason;
+#: the lead resolves them (the check fails once one is gone, so its mark goes too).
+KNOWN_AGAINST_THE_ORDER = {
+    ("trash_tui.tables.service", "trash_tui.admin.store"):
+        "issue 38, item 3: the service prepares the admin's tables in the history database "
+        "and adds reports there; the server's records belong in the history package",
+    ("trash_tui.app.shared.controller", "trash_tui.tables.protocol"):
+        "issue 38, item 5: the app reads the service's public match views (PublicMatch, "
+        "events, observations); what both sides speak belongs below both, not in tables",
+    ("trash_tui.app.shared.link", "trash_tui.tables.protocol"):
+        "issue 38, item 5: as above (the link's framing, environment names, join codes)",
+    ("trash_tui.app.shared.tables_screen", "trash_tui.tables.protocol"):
+        "issue 38, item 5: as above (a join code's normal form)",
+}
 
 
 def module_names() -> dict[str, Path]:
@@ -72,6 +108,21 @@ def layer_of(name: str) -> str:
     return "top"
 
 
+def top_part_of(name: str) -> str:
+    for part, prefixes in TOP_PARTS.items():
+        if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
+            return part
+    raise LookupError(f"{name} is in no part of the top layer (TOP_PARTS)")
+
+
+def against_the_top_order(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """The imports of a top module from a part of the top layer it may not import."""
+    return {(name, imported) for name, imports in graph.items() if layer_of(name) == "top"
+            for imported in imports if layer_of(imported) == "top"
+            and top_part_of(imported) != top_part_of(name)
+            and top_part_of(imported) not in TOP_IMPORTS[top_part_of(name)]}
+
+
 def import_graph() -> dict[str, set[str]]:
     known = module_names()
     return {name: runtime_imports(name, path, known) for name, path in known.items()}
@@ -92,6 +143,27 @@ def test_nothing_below_imports_from_above() -> None:
               for name, imports in sorted(import_graph().items()) for imported in sorted(imports)
               if ORDER.index(layer_of(imported)) > ORDER.index(layer_of(name))]
     assert upward == []
+
+
+def test_the_top_layer_has_an_order() -> None:
+    """play → tables → admin → ssh and play → app → ssh (issue 38): every module of the
+    top layer is in one part, and imports only from its own part and those below it."""
+    graph = import_graph()
+    assert {top_part_of(name) for name in graph if layer_of(name) == "top"} == set(TOP_PARTS)
+    found = against_the_top_order(graph)
+    assert sorted(found - set(KNOWN_AGAINST_THE_ORDER)) == []
+    gone = sorted(set(KNOWN_AGAINST_THE_ORDER) - found)
+    assert gone == [], f"no longer imported, so its mark in KNOWN_AGAINST_THE_ORDER goes: {gone}"
+
+
+def test_the_order_check_finds_an_import_against_it() -> None:
+    graph = {"trash_tui.play.turns": {"trash_tui.app.app"},
+             "trash_tui.app.app": {"trash_tui.play.turns", "trash_tui.ssh.session"},
+             "trash_tui.ssh.session": {"trash_tui.app.app", "trash_tui.tables.service"},
+             "trash_tui.tables.service": {"trash_tui.play.saving"},
+             "trash_tui.play.saving": set()}
+    assert against_the_top_order(graph) == {("trash_tui.play.turns", "trash_tui.app.app"),
+                                             ("trash_tui.app.app", "trash_tui.ssh.session")}
 
 
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:

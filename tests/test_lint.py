@@ -20,3 +20,11 @@ def test_code_is_ruff_clean() -> None:
     result = subprocess.run([_ruff(), "check", "--output-format", "concise", str(ROOT)],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_type_checks_are_seldom_silenced() -> None:
+    """Issue 38: ``# type: ignore`` in the package stays under 17 (27 before it); a new one
+    is typed properly instead, or replaces one of these."""
+    count = sum(path.read_text(encoding="utf-8").count("# type: ignore")
+                for path in (ROOT / "trash_tui").rglob("*.py"))
+    assert count < 17

@@ -1,18 +1,22 @@
 """The oracle (issue 28): a research bot that sees every card. It plays only through
-``bots.oracle.play_oracle_match``; players, tournaments and the app can never pick it, and
+``bots.research.oracle.play_oracle_match``; players, tournaments and the app can never pick it, and
 given only an observation it refuses to play. ``Deal.copy``, its window on the future, plays
 on exactly like the deal it copies."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from bots.base import BotError
 from bots.builtin import random_policy
-from bots.oracle import OracleBot, ending_value, play_oracle_match
-from bots.registry import REGISTRY, make_bot
+from bots.registry import REGISTRY, RESEARCH_NAMES, make_bot
+from bots.research import BOTS, make_research_bot
+from bots.research.oracle import OracleBot, ending_value, play_oracle_match
 from bots.runner import BotFailure, play_match
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.actions import OVER
@@ -29,7 +33,37 @@ def test_the_oracle_is_not_offered_and_its_name_is_refused() -> None:
     for spec in ("oracle", {"name": "oracle", "level": 1}):
         with pytest.raises(BotError, match="research only"):
             make_bot(spec)
-    assert isinstance(make_bot("oracle", research=True), OracleBot)
+    assert set(BOTS) == RESEARCH_NAMES
+    assert isinstance(make_research_bot("oracle"), OracleBot)
+    oracle = make_research_bot({"name": "oracle", "level": 2, "passes": False}, seed=5)
+    assert isinstance(oracle, OracleBot) and (oracle.level, oracle.passes) == (2, False)
+    assert make_research_bot("greedy").name == "greedy"  # the others as make_bot makes them
+
+
+def test_play_the_app_and_the_server_do_not_load_the_research_code() -> None:
+    """Issue 38: what the app, a game's play and ``trash serve`` import (its fork server
+    imports every module of the app and of play) leaves the oracle and the room
+    measurement out: a fresh interpreter that imports them, makes every built-in bot and
+    plays a match has no research module loaded."""
+    script = textwrap.dedent("""
+        import importlib, pkgutil, sys
+        import trash_tui.app.app, trash_tui.cli.main, trash_tui.ssh.server
+        import trash_tui.tables.service, trash_tui.tournament.play
+        for name in ("trash_tui.app", "trash_tui.play"):  # as trash_tui/ssh/preload.py
+            package = importlib.import_module(name)
+            for module in pkgutil.walk_packages(package.__path__, name + "."):
+                importlib.import_module(module.name)
+        from bots.registry import REGISTRY, make_bot
+        from bots.runner import play_match
+        from trash_tui.presets import preset_rules
+        bots = [make_bot(name, seed=1) for name in REGISTRY]
+        play_match(preset_rules("standard"), [make_bot("greedy"), make_bot("random")], 3)
+        print(" ".join(sorted(name for name in sys.modules
+                              if name.startswith("bots.research"))))
+        """)
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, timeout=120).stdout.split()
+    assert loaded == []
 
 
 def test_a_tournament_naming_the_oracle_is_refused(tmp_path: Path) -> None:
@@ -43,7 +77,7 @@ def test_a_tournament_naming_the_oracle_is_refused(tmp_path: Path) -> None:
 def test_given_only_an_observation_the_oracle_forfeits() -> None:
     """Loaded by its import path into an ordinary match, it cannot see anything and says
     so: the runner reports a forfeit naming it."""
-    oracle = make_bot("bots.oracle:OracleBot")
+    oracle = make_bot("bots.research.oracle:OracleBot")
     with pytest.raises(BotFailure, match="plays only in research runs"):
         play_match(STANDARD, [oracle, make_bot("greedy")], 7)
 
@@ -53,7 +87,7 @@ def test_the_oracle_beats_greedy_on_duplicate_boards() -> None:
     wins every match of these boards, from either seat."""
     for board in range(4):
         for swap in (False, True):
-            oracle = make_bot({"name": "oracle", "level": 1}, seed=board, research=True)
+            oracle = make_research_bot({"name": "oracle", "level": 1}, seed=board)
             bots = [make_bot("greedy"), oracle] if swap else [oracle, make_bot("greedy")]
             match = play_oracle_match(STANDARD, bots, derive_seed("oracle", board))
             assert match.result is not None
@@ -62,7 +96,7 @@ def test_the_oracle_beats_greedy_on_duplicate_boards() -> None:
 
 
 def test_without_passes_the_oracle_never_takes_a_discard_that_fits_nowhere() -> None:
-    oracle = make_bot({"name": "oracle", "passes": False}, seed=1, research=True)
+    oracle = make_research_bot({"name": "oracle", "passes": False}, seed=1)
     greedy = make_bot("greedy")
     match = play_oracle_match(preset_rules("kids"), [oracle, greedy], 11)
     deals = match.history

@@ -1,4 +1,4 @@
-"""The room for skill (issue 28, ``bots/room.py``): at each decision, how much an honest
+"""The room for skill (issue 28, ``bots/research/room.py``): at each decision, how much an honest
 player could gain on greedy's move. It finds a better move where there is one, finds none
 where the moves are worth the same, and its figures come from whole greedy matches."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from helpers import cards, complete, play, stack
 
-from bots.room import KINDS, decision_room, room_match
+from bots.research.room import KINDS, decision_room, room_match
 from trash_tui.cards import build_deck, decks_for
 from trash_tui.engine.actions import DRAW_DISCARD, DRAW_STOCK, KEEP, SWAP, wild_action
 from trash_tui.engine.deal import Deal

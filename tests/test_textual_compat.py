@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import os
 import pkgutil
 import subprocess
@@ -25,6 +26,7 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.css.stylesheet import Stylesheet
 from textual.drivers.linux_driver import LinuxDriver
+from textual.message_pump import MessagePump
 from textual.strip import Strip
 
 import trash_tui
@@ -121,6 +123,65 @@ def test_the_check_finds_a_private_name(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(sys.modules[__name__], "COMPAT", package / "app" / "textual_compat")
     assert private_textual_uses() == ["pkg/widget.py:1: import textual._xterm_parser",
                                       "pkg/widget.py:3: ._layout_cache"]
+
+
+
+def textual_overrides(modules: list[str]) -> list[str]:
+    """Every private handler (``_on_*``) or other private method of a Textual base class
+    that a class of ``modules`` defines again: ``ast`` cannot tell such an override from a
+    private name of the app's own, so the classes themselves are asked."""
+    found: list[str] = []
+    for name in modules:
+        module = importlib.import_module(name)
+        for cls in vars(module).values():
+            if not (isinstance(cls, type) and cls.__module__ == name
+                    and issubclass(cls, MessagePump)):
+                continue
+            bases = [base for base in cls.__mro__[1:]
+                     if base.__module__.split(".")[0] == "textual"]
+            for attribute, value in vars(cls).items():
+                if ((inspect.isfunction(value)
+                     or isinstance(value, staticmethod | classmethod | property))
+                        and attribute.startswith("_") and not attribute.startswith("__")
+                        and any(attribute in vars(base) for base in bases)):
+                    found.append(f"{name}.{cls.__name__}.{attribute}")
+    return sorted(found)
+
+
+def app_modules() -> list[str]:
+    """The app's modules outside the compatibility package, every one imported."""
+    return [module.name for module in pkgutil.walk_packages(trash_tui.app.__path__,
+                                                            "trash_tui.app.")
+            if not module.name.startswith(textual_compat.__name__)]
+
+
+def test_no_class_of_the_app_redefines_a_private_handler_of_textual() -> None:
+    """Issue 38: a screen or widget that defines ``_on_focus`` replaces Textual's own
+    handler of its base class (Textual calls the handlers of every class in the chain,
+    the public ``on_*`` ones included), which the name check above cannot see."""
+    assert textual_overrides(app_modules()) == []
+
+
+def test_the_override_check_finds_an_override(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above is not blind: an ``Input`` with ``_on_blur`` is listed, one with
+    ``on_blur`` or a private name Textual does not define is not."""
+    (tmp_path / "overriding_widget.py").write_text(textwrap.dedent("""
+        from textual.widgets import Input
+
+        class Field(Input):
+            def _on_blur(self, event):
+                pass
+
+        class Public(Input):
+            def on_blur(self, event):
+                pass
+
+            def _own_helper(self):
+                pass
+        """), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert textual_overrides(["overriding_widget"]) == ["overriding_widget.Field._on_blur"]
 
 
 # --- opt-in --------------------------------------------------------------------------------

@@ -199,7 +199,8 @@ def run_deals(rules: Rules, players: int, seats: Players, count: int, seed: int 
         if deal.voided is None:
             report.deals += 1
             report.turns += deal.turns
-            wins[deal.winner] += 1  # type: ignore[index]
+            assert deal.winner is not None  # a deal that is not void has a winner
+            wins[deal.winner] += 1
         else:
             report.voided += 1
         if record is not None:

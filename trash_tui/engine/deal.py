@@ -50,7 +50,7 @@ from trash_tui.engine.actions import (
     action_name,
 )
 from trash_tui.engine.observation import Observation, observe
-from trash_tui.engine.rng import Rng
+from trash_tui.engine.rng import Rng, generator_of
 from trash_tui.rules import TRASH, WILD, Rules
 
 STALL_LIMIT = 1000  # turns in a row without a placement after which a deal is void
@@ -166,6 +166,7 @@ class Deal:
         n = len(cards)
         if count >= n:
             raise ValueError("the deck is too small for these layouts")
+        self._rnd: Callable[[], float] | None = None
         if shuffle_with is not None:
             # Lazy Fisher-Yates: shuffle only the cards dealt now; each stock draw then
             # swaps a random remaining card into place.
@@ -173,8 +174,6 @@ class Deal:
             for i in range(count):  # floor(x) == int(x) for x >= 0, and is faster
                 j = i + floor(rnd() * (n - i))
                 cards[i], cards[j] = cards[j], cards[i]
-        else:
-            self._rnd = None
         self._cards = self._initial = cards
         self._next = count
         if min(sizes) == max(sizes):  # dealt round by round: seat s gets every players-th
@@ -370,12 +369,12 @@ class Deal:
         if isinstance(owner, Rng):
             rng = owner.copy()
             twin._reshuffle = rng.shuffle
-            if rnd is not None and rnd.__self__ is owner.draw.__self__:  # type: ignore[attr-defined]
+            if rnd is owner.draw:  # the deal draws its cards from the same generator
                 twin._rnd = rng.draw
                 return twin
         if rnd is not None:
             generator = random.Random()
-            generator.setstate(rnd.__self__.getstate())  # type: ignore[attr-defined]
+            generator.setstate(generator_of(rnd).getstate())
             twin._rnd = generator.random
         return twin
 

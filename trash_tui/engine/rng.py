@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from math import floor
 
 
@@ -17,6 +18,14 @@ def derive_seed(seed: int | str, *path: int | str) -> int:
     """A 64-bit seed for the sub-stream ``path`` of ``seed`` (stable everywhere)."""
     text = "/".join(str(part) for part in (seed, *path))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def generator_of(draw: Callable[[], float]) -> random.Random:
+    """The ``random.Random`` whose ``random`` method ``draw`` is (an ``Rng``'s ``draw``)."""
+    generator = getattr(draw, "__self__", None)
+    if not isinstance(generator, random.Random):
+        raise TypeError(f"not the random method of a random.Random: {draw!r}")
+    return generator
 
 
 class Rng:
@@ -31,7 +40,7 @@ class Rng:
         """An independent generator in the same state: it gives the same numbers from here."""
         twin = Rng.__new__(Rng)
         generator = random.Random()
-        generator.setstate(self._random.__self__.getstate())  # type: ignore[attr-defined]
+        generator.setstate(generator_of(self._random).getstate())
         twin._random = twin.draw = generator.random
         return twin
 

@@ -243,9 +243,9 @@ class NeighborGame:
             self._apply_uncover(action - UNCOVER_BASE)
 
     @staticmethod
-    def _name(action: object) -> str:
-        try:
-            return action_name(action)  # type: ignore[arg-type]
+    def _name(action: int) -> str:
+        try:  # what was given as an action may be anything
+            return action_name(action)
         except (ValueError, TypeError):
             return repr(action)
 

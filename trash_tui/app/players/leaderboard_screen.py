@@ -15,6 +15,7 @@ import time
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.console import JustifyMethod
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -34,10 +35,10 @@ from trash_tui.players.rating import PROVISIONAL_MATCHES
 TOP = 50  # lines of the server's board
 
 
-def _cell(text: str, you: bool = False, justify: str = "left") -> Text:
+def _cell(text: str, you: bool = False, justify: JustifyMethod = "left") -> Text:
     """A table cell as it is (a name is never read as markup); bold on your own line."""
     return Text(text, no_wrap=True, end="", style="bold" if you else "",
-                justify=justify)  # type: ignore[arg-type]
+                justify=justify)
 
 
 def board_note(board: Leaderboard, game: str, remote: bool) -> str:

@@ -128,20 +128,21 @@ class OptionValidator(Validator):
 class NumberInput(Input):
     """A number's field: however it is entered (tab or a click), its value is selected,
     so what is typed replaces it ("5", not "510"); a click in a field already entered
-    places the cursor as usual."""
+    places the cursor as usual.
+
+    Tab selects through ``Input``'s own ``select_on_focus``; a click's mouse-down then
+    puts the cursor where it landed, so the mouse-up that ends the entering click selects
+    the value again. Public handlers only: Textual runs them besides ``Input``'s own."""
 
     _entered = False  # focused, and no click has placed the cursor since
 
-    def _on_focus(self, event: events.Focus) -> None:
-        super()._on_focus(event)
+    def on_focus(self, event: events.Focus) -> None:
         self._entered = True
 
-    def _on_blur(self, event: events.Blur) -> None:
-        super()._on_blur(event)
+    def on_blur(self, event: events.Blur) -> None:
         self._entered = False
 
-    async def _on_mouse_up(self, event: events.MouseUp) -> None:
-        await super()._on_mouse_up(event)
+    def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._entered and self.selection.is_empty:
             self.select_all()
         self._entered = False
@@ -371,8 +372,15 @@ class SettingsScreen(Screen[Settings | None]):
                     values[spec.name] = int(text.strip())
         return values, errors
 
+    def _number(self, select_id: str) -> int:
+        """The number a Select of numbers shows (made with ``allow_blank=False``: never
+        blank)."""
+        value = self.query_one(f"#{select_id}", Select).value
+        assert isinstance(value, int), value
+        return value
+
     def _seats(self) -> tuple[SeatSpec, ...]:
-        players = int(self.query_one("#settings-players", Select).value)  # type: ignore[arg-type]
+        players = self._number("settings-players")
         level = str(self.query_one("#settings-level", Select).value)
         if self._kept_seats is not None and (players, level) == self._kept_controls:
             return self._kept_seats

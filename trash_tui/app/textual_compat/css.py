@@ -21,7 +21,7 @@ import contextlib
 import inspect
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
@@ -61,7 +61,7 @@ def _shared_parse_rules(self: Stylesheet, css: str, read_from: Any,
 
 
 def is_applied() -> bool:
-    return Stylesheet._parse_rules is _shared_parse_rules  # type: ignore[comparison-overlap]
+    return Stylesheet._parse_rules is _shared_parse_rules
 
 
 def fits() -> bool:
@@ -127,8 +127,8 @@ def prepare(app: App[Any]) -> int:
     count = 0
     for cls in _widget_classes():
         # Textual's own reading of a class's default CSS (its location, order and scope)
-        bases = SimpleNamespace(_node_bases=cls._css_bases(cls))
-        for read_from, css, tie_breaker, scope in DOMNode._get_default_css(bases):  # type: ignore[arg-type]
+        bases = cast(DOMNode, SimpleNamespace(_node_bases=cls._css_bases(cls)))  # all it reads
+        for read_from, css, tie_breaker, scope in DOMNode._get_default_css(bases):
             with contextlib.suppress(Exception):  # the app reports it when it uses it
                 stylesheet._parse_rules(css, read_from, True, tie_breaker, scope)
                 count += 1

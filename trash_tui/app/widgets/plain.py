@@ -25,7 +25,7 @@ def _cell(value: Any) -> Any:
     return Text(value, end="") if isinstance(value, str) else value
 
 
-class PlainTable(DataTable):  # type: ignore[type-arg]
+class PlainTable(DataTable[Any]):
     """A DataTable whose string cells and column labels are shown as they are."""
 
     def add_column(self, label: Any, *args: Any, **kwargs: Any) -> Any:

@@ -2,8 +2,8 @@
 
 It is never offered to players and cannot play in tournaments or the app: from an
 observation (all any other driver gives a bot) it refuses to choose (``choose`` raises
-``BotError``, a forfeit), and the registry refuses the name ``oracle`` unless a research
-caller asks for it (``make_bot(..., research=True)``). Only ``play_oracle_match`` here
+``BotError``, a forfeit), and the registry refuses the name ``oracle``: only a research
+caller builds it (``bots.research.make_research_bot``). Only ``play_oracle_match`` here
 (``benchmarks/bots.py``) plays it: it hands the oracle the live deal, with its own
 face-down cards, everybody else's and the stock in the order it will be drawn (the deal's
 seeded randomness is copied with it, so a reshuffle is known in advance too).
@@ -69,7 +69,7 @@ class OracleBot(Bot):
 
     def choose(self, observation: Observation, legal: Sequence[int]) -> int:
         raise BotError("the oracle sees every card and plays only in research runs "
-                       "(bots.oracle.play_oracle_match), never from an observation")
+                       "(bots.research.oracle.play_oracle_match), never from an observation")
 
     def choose_seeing(self, deal: Deal, seat: int) -> int:
         """The oracle's action at ``seat`` in the live ``deal`` (whose turn it is)."""
