@@ -23,7 +23,7 @@ from ssh_helpers import screen_text
 from table_ssh_helpers import Player, enter_lobby, table_server, wait_until
 from test_ssh_openssh import TmuxPane
 
-from trash_tui.admin.watching import WatchRefused, WatchStream
+from trash_tui.cli.watching import WatchRefused, WatchStream
 from trash_tui.ssh import watch as server_watch
 from trash_tui.ssh.server import RunningServer
 

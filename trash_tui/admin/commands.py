@@ -34,7 +34,6 @@ from trash_tui.admin.moderation import (
     when_text,
 )
 from trash_tui.players.identity import is_guest
-from trash_tui.ssh.watch import MAX_WATCHERS
 from trash_tui.text import clean
 
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
@@ -397,7 +396,8 @@ class AdminCommands(CaseworkCommands):
         name = clean(client.name if client is not None else names[session.player], 24)
         watcher = self.state.watch(session, name or session.player or "?")
         if watcher is None:
-            raise AdminError(f"at most {MAX_WATCHERS} watchers at once: one must stop first")
+            raise AdminError(f"at most {self.state.max_watchers} watchers at once: one must stop "
+                             "first")
         info = watcher.info
         text = (f"watching {info['name']} ({info['width']}x{info['height']}): "
                 "q or ctrl-c to stop")

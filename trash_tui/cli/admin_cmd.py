@@ -4,7 +4,7 @@ It talks to the server over the Unix socket in the server's data folder (``admin
 beside the history database, or the config's ``admin_socket``), readable by the server's
 own user only; nothing goes over the network. Each subcommand is one request; the
 server's answer is printed (``--json`` prints its data); ``watch`` then shows the
-player's terminal until ``q`` (``trash_tui.admin.watching``). No server running, a refusal
+player's terminal until ``q`` (``trash_tui.cli.watching``). No server running, a refusal
 or a bad answer is one line on stderr and exit status 2, so ``trash admin stats`` is a
 health check.
 """
@@ -352,7 +352,7 @@ def seen(ctx: click.Context, target: str, as_json: bool) -> None:
 def watch(ctx: click.Context, target: str) -> None:
     """Watch TARGET's terminal (a name or a key) live, read-only: what their session draws,
     from a whole screen on. q or ctrl-c stops; nothing you type reaches the player."""
-    from trash_tui.admin.watching import WatchRefused, WatchStream, show
+    from trash_tui.cli.watching import WatchRefused, WatchStream, show
 
     path: Path = ctx.obj["socket"]
     try:

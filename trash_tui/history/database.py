@@ -23,6 +23,9 @@ LOCAL_OWNER = "local"  # the owner of the matches played in the app on this comp
 #: The owner of the matches of the SSH server's shared tables: they belong to the table
 #: service, and are in the history of every human who sat at them (``match_players``).
 SHARED_OWNER = "shared"
+#: how a guest's identity starts (``players.identity``: a new one at every connection);
+#: the players table forgets guests not seen for a while (``history.players``)
+GUEST_PREFIX = "guest:"
 
 
 class HistoryError(RuntimeError):

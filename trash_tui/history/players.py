@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from trash_tui.history.database import LOCAL_OWNER, SHARED_OWNER, HistoryError
-from trash_tui.players.identity import GUEST_PREFIX
+from trash_tui.history.database import GUEST_PREFIX, LOCAL_OWNER, SHARED_OWNER, HistoryError
 from trash_tui.players.rating import Rating
 
 GUEST_DAYS = 1.0  # a guest's name is kept this long after their last visit

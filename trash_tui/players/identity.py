@@ -19,7 +19,8 @@ import hashlib
 import secrets
 from collections.abc import Callable
 
-GUEST_PREFIX = "guest:"
+from trash_tui.history.database import GUEST_PREFIX
+
 #: The name the home app calls its one player before they choose one: never an SSH
 #: player's (at a shared table "You" would be everybody).
 PLACEHOLDER_NAME = "You"

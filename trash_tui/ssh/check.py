@@ -23,6 +23,7 @@ import os
 import socket
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,16 +95,16 @@ def check_server(path: Path | None, host: str | None = None, port: int | None = 
 def _check_files(config: ServerConfig, problems: list[str]) -> None:
     from trash_tui.ssh.auth import AllowList, PasswordFile, read_host_key
 
-    checks = []
+    checks: list[Callable[[], object]] = []
     if config.host_key.exists() or config.host_key.is_symlink():
         checks.append(lambda: read_host_key(config.host_key))
-    if config.auth == "allow-list" and config.authorized_keys is not None \
-            and config.authorized_keys.is_file():
-        checks.append(lambda: AllowList(config.authorized_keys))  # type: ignore[arg-type]
-    if config.password_file is not None and config.password_file.is_file():
-        checks.append(lambda: PasswordFile(config.password_file))  # type: ignore[arg-type]
-    if config.motd_file is not None:
-        checks.append(lambda: read_motd_file(config.motd_file))  # type: ignore[arg-type]
+    keys, passwords, motd = config.authorized_keys, config.password_file, config.motd_file
+    if config.auth == "allow-list" and keys is not None and keys.is_file():
+        checks.append(lambda: AllowList(keys))
+    if passwords is not None and passwords.is_file():
+        checks.append(lambda: PasswordFile(passwords))
+    if motd is not None:
+        checks.append(lambda: read_motd_file(motd))
     for check in checks:
         try:
             check()

@@ -209,6 +209,7 @@ class ServerState:
         self.sessions: list[Session] = []
         self.connections: set[GameConnection] = set()
         self.watchers: set[Watcher] = set()  # the operator's, on every session together
+        self.max_watchers = MAX_WATCHERS
         self.stopping = False
         self.reporter = Reporter(echo)
         self.metrics = ServerMetrics()
@@ -264,7 +265,7 @@ class ServerState:
         """A new watcher of ``session``'s terminal, its app asked to draw its whole
         screen again; None when ``MAX_WATCHERS`` are watching already."""
         child = session.child
-        if child is None or child.output_ended or len(self.watchers) >= MAX_WATCHERS:
+        if child is None or child.output_ended or len(self.watchers) >= self.max_watchers:
             return None
         columns, rows = child.size[0], child.size[1]
 
