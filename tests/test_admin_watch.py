@@ -173,3 +173,21 @@ async def test_trash_admin_watch_in_a_terminal_shows_the_player_and_q_detaches(
             pane.kill()
             with contextlib.suppress(Exception):
                 await ann.close()
+
+
+def test_watch_finds_the_servers_socket_from_its_config_like_every_command(
+        tmp_path: Path) -> None:
+    """`trash admin --config FILE watch` looks for the console where every other command
+    does (it once looked for a socket called None)."""
+    from click.testing import CliRunner
+
+    from trash_tui.cli.main import cli
+
+    config = tmp_path / "server.toml"
+    config.write_text(f'[server]\nadmin_socket = "{tmp_path / "console.sock"}"\n',
+                      encoding="utf-8")
+    for command in (["who"], ["watch", "Ann"]):
+        result = CliRunner().invoke(cli, ["admin", "--config", str(config), *command])
+        assert result.exit_code != 0
+        assert str(tmp_path / "console.sock") in result.output, result.output
+        assert "None" not in result.output

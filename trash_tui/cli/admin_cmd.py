@@ -354,7 +354,7 @@ def watch(ctx: click.Context, target: str) -> None:
     from a whole screen on. q or ctrl-c stops; nothing you type reaches the player."""
     from trash_tui.cli.watching import WatchRefused, WatchStream, show
 
-    path: Path = ctx.obj["socket"]
+    path = _socket_path(ctx.obj["config"], ctx.obj["socket"])
     try:
         stream = WatchStream.open(path, target)
     except WatchRefused as exc:
