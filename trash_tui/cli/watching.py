@@ -140,7 +140,7 @@ def show(stream: WatchStream, out: BinaryIO | None = None, keys: int | None = No
             out.flush()
         why = _pump(stream, out, keys)
     except KeyboardInterrupt:
-        why = "stopped"
+        why = "you pressed ctrl-c"
     finally:
         if alternate:
             out.write(reset(True))
@@ -163,7 +163,7 @@ def _pump(stream: WatchStream, out: BinaryIO, keys: int | None) -> str:
         if keys is not None and keys in ready:
             typed = os.read(keys, 1024)
             if not typed or any(key in typed for key in STOP_KEYS):
-                return "stopped"
+                return "you stopped it"
             continue  # (anything else typed here goes nowhere)
         if sock in watched and sock not in ready:
             continue
