@@ -46,9 +46,17 @@ from trash_tui.app.screens.remote import (
     LocalNameScreen,
     NameScreen,
 )
+from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
 from trash_tui.app.screens.too_small import check_size
 from trash_tui.app.shared.following import TableFollower
-from trash_tui.app.shared.link import Kicked, LinkLost, ServerSay, TableMessage, TableUpdate
+from trash_tui.app.shared.link import (
+    Kicked,
+    LinkLost,
+    ServerSay,
+    TableMessage,
+    TableUpdate,
+    contained,
+)
 from trash_tui.app.shared.notices import KICK_GOODBYE, kicked_text, say_from_server
 from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
@@ -60,6 +68,7 @@ from trash_tui.settings import Settings, SettingsError, save_settings
 from trash_tui.text import clean
 
 if TYPE_CHECKING:
+    from trash_tui.app.screens.history import HistoryScreen
     from trash_tui.app.shared.link import TablesLink
     from trash_tui.play.neighbor_controller import NeighborController
 
@@ -238,15 +247,22 @@ class TrashApp(App[None]):
         for screen in self.screen_stack:
             screen.post_message(message.again())
 
+    @contained
     def on_server_say(self, message: ServerSay) -> None:
         say_from_server(self, message.data)
 
+    @contained
     def on_kicked(self, message: Kicked) -> None:
         self.say_goodbye(kicked_text(message.data), delay=KICK_GOODBYE)
 
-    def back_to_shared_match(self, match_id: int) -> None:
-        """From the history: back to the seat of a match at a shared table."""
-        self.open_tables({"op": "join", "match": match_id})
+    def on_history_screen_resume(self, message: HistoryScreen.Resume) -> None:
+        """From the history: an unfinished match goes on (one at a shared table: back to
+        its seat)."""
+        row = message.row
+        if row.shared:
+            self.open_tables({"op": "join", "match": row.id})
+        else:
+            self.resume_row(row)
 
     def open_tables(self, request: dict[str, Any] | None = None,
                     notice: str | None = None) -> None:
@@ -441,9 +457,9 @@ class TrashApp(App[None]):
     def tell(self, text: str, severity: str = "information") -> None:
         """Say ``text`` in the screen's own notice line when it has one (``say``), else in
         a toast."""
-        say = getattr(self.screen, "say", None)
-        if say is not None:
-            say(text, severity)
+        screen = self.screen
+        if isinstance(screen, SaysLines):
+            screen.say(text, severity)
         else:
             self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
 
@@ -597,7 +613,8 @@ class TrashApp(App[None]):
 
             self.push_screen(NeighborRulesScreen())  # the dice game chosen in the lobby
             return
-        board_rules = getattr(getattr(self.screen, "controller", None), "rules", None)
+        screen = self.screen
+        board_rules = screen.match_rules() if isinstance(screen, ShowsMatch) else None
         self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,
                                          keymap=self.settings.keymap))
 
@@ -638,7 +655,7 @@ class TrashApp(App[None]):
                                     lambda: self.push_screen(KeysScreen(screen_keys(screen))))
             else:
                 yield command
-        if getattr(screen, "controller", None) is None:  # not during a match
+        if not isinstance(screen, ShowsMatch):  # not during a match
             yield SystemCommand("New match", "Start a match with the lobby's choices",
                                 self.command_new_match)
             if self.unfinished_match() is not None:
@@ -658,10 +675,9 @@ class TrashApp(App[None]):
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",
                             self.action_open_rules)
-        hint = getattr(screen, "action_hint", None)
-        if hint is not None:
+        if isinstance(screen, GivesHints):
             yield SystemCommand("Hint", "What the expert bot would do, and your chances",
-                                hint)
+                                screen.action_hint)
 
     def command_new_match(self) -> None:
         lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)

@@ -36,6 +36,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from trash_tui import __version__
 from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names
+from trash_tui.app.screens.roles import SaysLines
 from trash_tui.app.screens.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
 from trash_tui.app.shared.link import LinkUp, SeatsHeld, ServerMotd, contained
 from trash_tui.app.widgets.footer import TrashFooter
@@ -96,7 +97,7 @@ def unfinished_text(row: MatchRow) -> str:
             f"{row.actions} moves so far")
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(Screen[None], SaysLines):
     """Where everything starts: a new match, continue, history, tournaments, settings."""
 
     DEFAULT_CSS = """

@@ -325,6 +325,10 @@ class SharedBoardScreen(BoardScreen, TableFollower, NoticePlace):
         event.input.value = ""
         self.close_chat()
 
+    def on_chat_line_closed(self, message: ChatLine.Closed) -> None:
+        message.stop()
+        self.close_chat()
+
     def close_chat(self) -> None:
         for chat in self.query("#shared-chat"):
             chat.remove()

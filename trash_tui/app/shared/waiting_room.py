@@ -199,8 +199,9 @@ class TableWaitingScreen(Screen[None], TableFollower, NoticePlace):
     def action_chat(self) -> None:
         self.query_one("#waiting-chat", Input).focus()
 
-    def close_chat(self) -> None:
+    def on_chat_line_closed(self, message: ChatLine.Closed) -> None:
         """Escape in the chat line: stop typing (the line keeps what was typed)."""
+        message.stop()
         self.set_focus(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
