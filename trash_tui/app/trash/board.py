@@ -179,10 +179,6 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
 
     def on_unmount(self) -> None:
         self.driver.stop()
-        self.closing()
-
-    def closing(self) -> None:
-        """The board is gone (a shared board stops listening to its table)."""
 
     def on_screen_suspend(self) -> None:
         """Another screen is over the board (rules, the size guard, ...): nothing is
