@@ -21,7 +21,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from textual.dom import DOMNode
 from textual.message import Message
@@ -142,8 +142,8 @@ def contained(handler: Handler) -> Handler:
                             f"{clean(repr(error), 120)}", severity="error", markup=False)
             return None
 
-    run.contained = True  # type: ignore[attr-defined]
-    return run  # type: ignore[return-value]
+    run.__dict__["contained"] = True  # (what the tests look for)
+    return cast(Handler, run)
 
 
 class TablesLink:
