@@ -196,7 +196,9 @@ class TablesLink:
         """The typed message for what the service sent (None: not for the app)."""
         kind = MESSAGES.get(data["op"])
         if kind is ServerMotd:
-            self.motd = clean(data.get("text", ""), MOTD_LENGTH).strip() or None
+            text = data.get("text")
+            shown = clean(text, MOTD_LENGTH).strip() if isinstance(text, str) else ""
+            self.motd = shown or None
         return kind(data) if kind is not None else None
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
