@@ -24,7 +24,6 @@ from textual.widgets import DataTable, OptionList, RichLog
 
 from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.shared.board import SharedBoardScreen
-from trash_tui.app.shared.notices import ServerNotices
 from trash_tui.app.shared.people import PeopleScreen
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.game_log import GameLog
@@ -47,8 +46,6 @@ async def test_outside_text_with_markup_shows_as_typed_on_every_shared_screen(
     async with running_service(tmp_path) as service:
         service.set_motd(MOTD)
         app = player_app(service, "key:bob")
-        notices = ServerNotices.attach(app, app.tables_link)
-        assert notices is not None
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             line = app.screen.query_one("#lobby-motd")

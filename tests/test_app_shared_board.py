@@ -17,7 +17,7 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
 
 from trash_tui.app.shared import board as board_module
 from trash_tui.app.shared.board import SharedBoardScreen, rating_lines
-from trash_tui.app.shared.notices import ServerNotices
+from trash_tui.app.shared.link import ServerSay, TableNotice
 from trash_tui.app.widgets.game_log import GameLog
 
 
@@ -69,7 +69,7 @@ async def test_the_tables_notices_go_after_a_while(tmp_path: Path,
     # (long enough to be seen on a busy machine: the check right after it is not timed)
     monkeypatch.setattr(board_module, "NOTICE_SECONDS", 3.0)
     async with bob_at_anns_table(tmp_path) as (_ann, _app, pilot, board):
-        board.on_table_message({"op": "notice", "text": "Ann lost the connection."})
+        board.on_table_notice(TableNotice({"op": "notice", "text": "Ann lost the connection."}))
         assert "Ann lost the connection." in status(board)
         await until(pilot, lambda: "Ann lost the connection." not in status(board))
 
@@ -166,8 +166,6 @@ async def test_escape_under_a_deals_summary_is_the_tables_escape(tmp_path: Path)
 async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
         tmp_path: Path) -> None:
     async with bob_at_anns_table(tmp_path) as (_ann, app, pilot, board):
-        notices = ServerNotices.attach(app, app.tables_link)
-        assert notices is not None
         def laid_out() -> bool:  # the board's parts drawn where they stay (a loaded
             # machine can mount them a frame before it lays them out)
             return board.shared.playing and all(
@@ -176,8 +174,8 @@ async def test_the_operators_notice_covers_neither_cards_nor_status_and_goes(
 
         await until(pilot, laid_out)
         kept = {name: board.query_one(name).region for name in ("#table", "#piles")}
-        notices.on_message({"op": "say", "text": "Restart in \x1b[2Jfive minutes",
-                            "seconds": 1})
+        app.post_message(ServerSay({"op": "say", "text": "Restart in \x1b[2Jfive minutes",
+                                    "seconds": 1}))
         await pilot.pause()
         box = board.query_one("#server-notice")
         assert "Restart in [2Jfive minutes" in str(box.render())
@@ -194,15 +192,15 @@ async def test_a_second_notice_while_the_first_is_up_replaces_it_and_keeps_the_l
     """Two ``trash admin say`` in a row: the box says the second, the game log and its
     chat lines stay, and the box goes after the second's seconds."""
     async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
-        notices = ServerNotices.attach(app, app.tables_link)
-        assert notices is not None
         await until(pilot, lambda: board.shared.playing and bool(board.query(GameLog)))
         await ann.send({"op": "chat", "text": "good luck all"})
         log = board.query_one(GameLog)
         await until(pilot, lambda: "good luck all" in " ".join(e.plain for e in log.entries))
-        notices.on_message({"op": "say", "text": "Restart in five minutes", "seconds": 30})
+        app.post_message(ServerSay({"op": "say", "text": "Restart in five minutes",
+                                    "seconds": 30}))
         await pilot.pause()
-        notices.on_message({"op": "say", "text": "Restart in one minute", "seconds": 1})
+        app.post_message(ServerSay({"op": "say", "text": "Restart in one minute",
+                                    "seconds": 1}))
         await pilot.pause(0.3)
         boxes = board.query("#server-notice")
         assert len(boxes) == 1 and "Restart in one minute" in str(boxes.first().render())

@@ -21,6 +21,7 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
 
 from trash_tui.app.shared import board as board_module
 from trash_tui.app.shared.board import SharedBoardScreen
+from trash_tui.app.shared.link import TableNotice
 from trash_tui.app.shared.tables_screen import TablesScreen
 from trash_tui.app.trash.board import BoardScreen
 from trash_tui.tables.service import TableService
@@ -108,7 +109,7 @@ async def test_a_click_on_the_board_answers_stay_and_a_table_notice_keeps_the_qu
     async with bob_with_bots(tmp_path) as (_service, app, pilot, board):
         await pilot.press("escape")
         await pilot.pause()
-        board.on_table_message({"op": "notice", "text": "Cleo is watching."})
+        board.on_table_notice(TableNotice({"op": "notice", "text": "Cleo is watching."}))
         await pilot.pause()
         assert "Cleo is watching." in status(board) and QUESTION in status(board)
         await pilot.click("#board-log")

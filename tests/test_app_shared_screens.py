@@ -23,8 +23,7 @@ from trash_tui.app.app import create_app
 from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import ChatLine, chat_text
-from trash_tui.app.shared.link import TablesLink
-from trash_tui.app.shared.notices import ServerNotices
+from trash_tui.app.shared.link import TablesLink, TableUpdate
 from trash_tui.app.shared.tables_screen import (
     COLUMNS,
     NewTableScreen,
@@ -135,16 +134,13 @@ async def test_a_stale_update_of_a_table_just_left_opens_nothing(tmp_path: Path)
         async with app.run_test(size=(100, 32)) as pilot:
             tables = await to_tables(pilot)
             await until(pilot, lambda: bool(tables.tables))
-            seen: list[dict[str, Any]] = []
-            app.tables_link.listen(seen.append)
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            stale = app.screen.update  # the table as Bob last heard of it
             await pilot.press("escape")  # Bob leaves Ann's table
             await until(pilot, lambda: app.screen is tables)
-            stale = next(m for m in reversed(seen) if m["op"] == "update")
             assert stale["table"]["id"] == created["table"]
-            for listener in list(app.tables_link.listeners):
-                listener({**stale, "reset": False})  # a broadcast, late
+            app.post_message(TableUpdate({**stale, "reset": False}))  # a broadcast, late
             await pilot.pause(0.2)
             assert app.screen is tables
             await pilot.press("n")
@@ -166,11 +162,11 @@ async def test_only_the_table_asked_for_opens(tmp_path: Path) -> None:
         async with app.run_test(size=(100, 32)) as pilot:
             tables = await to_tables(pilot)
             tables.asked = {"op": "join", "table": created["table"] + 1}
-            tables.on_table_message({**update, "reset": True})  # another table's answer
+            app.post_message(TableUpdate({**update, "reset": True}))  # another's answer
             await pilot.pause(0.1)
             assert app.screen is tables
             tables.asked = {"op": "join", "table": created["table"]}
-            tables.on_table_message({**update, "reset": True})
+            app.post_message(TableUpdate({**update, "reset": True}))
             await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
 
 
@@ -225,8 +221,8 @@ class _Link:
     def __init__(self, welcome: dict[str, Any] | None) -> None:
         self.welcome = welcome
 
-    def listen(self, listener: Any) -> None:
-        pass
+    def send(self, message: Any) -> bool:
+        return False
 
 
 def hint(welcome: dict[str, Any] | None) -> list[str]:
@@ -275,8 +271,6 @@ async def test_the_operators_notice_and_motd_in_the_waiting_room_and_the_tables_
         tmp_path: Path) -> None:
     async with running_service(tmp_path) as service:
         app = player_app(service, "key:bob")
-        notices = ServerNotices.attach(app, app.tables_link)
-        assert notices is not None
         async with app.run_test(size=(80, 24)) as pilot:
             tables = await to_tables(pilot)
             service.set_motd("Cup final \x1b[1mSunday")  # from trash admin motd
@@ -307,8 +301,6 @@ async def test_the_motd_is_a_line_in_the_lobby_set_changed_and_cleared_while_it_
     async with running_service(tmp_path) as service:
         service.set_motd("Cup final \x1b[1mSunday")  # set before the player arrives
         app = player_app(service, "key:bob")
-        notices = ServerNotices.attach(app, app.tables_link)
-        assert notices is not None
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             lobby = app.screen

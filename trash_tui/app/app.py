@@ -5,10 +5,14 @@ rules, seats, seed, animation, theme), so tests get a deterministic app and the 
 line gets the user's. The lobby is the base screen; every other screen (board, history,
 settings, tournaments, rules help) is pushed on top of it and imported only when opened,
 so the lobby appears quickly. A new SSH player's name prompt (at home: the first start's,
-when the settings file has no name yet) comes first, and the lobby is built under it at
-the player's first key (a connection that never types costs the prompt only): whatever
-screen comes after the name (the lobby, or a table joined by its code) is an ordinary
-screen that owns its keys from its first frame.
+when the settings file has no name yet) comes first, and the lobby is built under it when
+the prompt says the player typed (``NameScreen.FirstKey``; a connection that never types
+costs the prompt only): whatever screen comes after the name (the lobby, or a table
+joined by its code) is an ordinary screen that owns its keys from its first frame.
+
+Over SSH, what the table service sends comes as the link's messages
+(``trash_tui.app.shared.link``); the app passes each one on to the screens of its stack
+(``pass_on``), and itself handles the operator's notices and kicks.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.driver import Driver
 from textual.events import Resize
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -41,7 +46,18 @@ from trash_tui.app.screens.remote import (
     LocalNameScreen,
     NameScreen,
 )
+from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
 from trash_tui.app.screens.too_small import check_size
+from trash_tui.app.shared.following import TableFollower
+from trash_tui.app.shared.link import (
+    Kicked,
+    LinkLost,
+    ServerSay,
+    TableMessage,
+    TableUpdate,
+    contained,
+)
+from trash_tui.app.shared.notices import KICK_GOODBYE, kicked_text, say_from_server
 from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
@@ -52,6 +68,7 @@ from trash_tui.settings import Settings, SettingsError, save_settings
 from trash_tui.text import clean
 
 if TYPE_CHECKING:
+    from trash_tui.app.screens.history import HistoryScreen
     from trash_tui.app.shared.link import TablesLink
     from trash_tui.play.neighbor_controller import NeighborController
 
@@ -86,7 +103,6 @@ class TrashApp(App[None]):
         self.idle_timeout = idle_timeout  # seconds without input before goodbye (0: never)
         self.last_input = time.monotonic()
         self.leaving = False
-        self.arrival_notice: str | None = None  # said by the next shared table's board
         self.settings = settings
         self.seed = seed
         self.play_now = play_now
@@ -98,7 +114,6 @@ class TrashApp(App[None]):
         self._matches = 0
         self._history: History | None = None
         self._history_failed = False
-        self.prompt_without_lobby: NameScreen | None = None  # the lobby waits for a key
 
     # --- settings ----------------------------------------------------------------------
     @property
@@ -138,10 +153,9 @@ class TrashApp(App[None]):
         prompt = self.name_prompt()
         if prompt is not None:
             # a new key (or the first start at home): the name prompt alone (cheap to
-            # draw); the lobby is built under it at the player's first key (on_event)
+            # draw); the lobby is built under it at the player's first key (FirstKey)
             self.install_screen(prompt, NAME_PROMPT)
             self.push_screen(prompt, callback=self.set_player_name)
-            self.prompt_without_lobby = prompt
         else:
             self.push_first_screens()
         for problem in self.problems:
@@ -151,7 +165,8 @@ class TrashApp(App[None]):
             self.start_match(self.rules, self.seats)
         if self.remote:
             self.welcome_remote_player()
-        if self.idle_timeout > 0:
+        if self.idle_timeout > 0:  # every input event comes through the app first
+            self.message_signal.subscribe(self, self.note_input, immediate=True)
             self.set_interval(min(5.0, self.idle_timeout / 4), self.check_player_idle)
         check_size(self)
 
@@ -165,7 +180,8 @@ class TrashApp(App[None]):
         link = self.tables_link
         if link is not None and link.join_code is not None:
             pushed.append(self.push_screen(TablesScreen(
-                link, self.settings.animation, {"op": "join", "code": link.join_code})))
+                link, self.settings.animation, {"op": "join", "code": link.join_code},
+                self.settings.name)))
         return pushed
 
     # --- players over SSH ----------------------------------------------------------------
@@ -198,45 +214,63 @@ class TrashApp(App[None]):
         if link is None or link.connected:
             return
         try:
-            welcome = await link.connect()
+            welcome = await link.connect(self.post_message)  # (LinkUp: the screens know)
         except (OSError, TimeoutError, ValueError) as exc:
             self.tables_link = None
             self.notify(f"The shared tables are not available: {exc}", severity="warning",
                         markup=False)
-            from trash_tui.app.shared.tables_screen import TablesScreen
-
-            for screen in self.screen_stack:  # one opened for a code says so (esc: lobby)
-                if isinstance(screen, TablesScreen) and screen.is_mounted:
-                    screen.request = None
-                    screen.say("⚠ The shared tables are not available.")
+            # (one opened for a code says so: esc goes to the lobby)
+            self.post_message(LinkLost({"op": "disconnected", "unavailable": True}))
             return
         waiting = welcome.get("waiting")
         if link.join_code is not None:
             from trash_tui.app.shared.tables_screen import TablesScreen
 
-            opening = [screen for screen in self.screen_stack
-                       if isinstance(screen, TablesScreen) and screen.request is not None]
-            if not opening:
+            if not any(isinstance(screen, TablesScreen) and screen.request is not None
+                       for screen in self.screen_stack):  # (else it sends it: LinkUp)
                 self.open_tables({"op": "join", "code": link.join_code})
-            elif opening[-1].is_mounted:  # (else its mount sends the join: the link is up)
-                opening[-1].link_up()
         elif waiting:
             # said on the table's own status line (a toast would cover its piles)
-            self.arrival_notice = (f"Back at your seat at {clean(waiting.get('name', ''), 32)}"
-                                   " (it kept it for you).")
-            self.open_tables({"op": "join", "table": waiting["id"]})
+            self.open_tables({"op": "join", "table": waiting["id"]},
+                             notice=f"Back at your seat at {clean(waiting.get('name', ''), 32)}"
+                                    " (it kept it for you).")
 
-    def take_arrival_notice(self) -> str | None:
-        """The notice for the shared table's board that opens now (once)."""
-        notice, self.arrival_notice = self.arrival_notice, None
-        return notice
+    # --- the table link's messages --------------------------------------------------------
+    @on(TableMessage)
+    def pass_on(self, message: TableMessage) -> None:
+        """Each message of the table link to every screen of the stack, in the order they
+        came (each handles the kinds it shows, once it is up). An update that opens the
+        table's next screen (``TableFollower.opens``: the table asked for, the board when
+        the match starts) opens it first, so every later message goes to it too."""
+        if isinstance(message, TableUpdate):
+            follower = next((screen for screen in reversed(self.screen_stack)
+                             if isinstance(screen, TableFollower)), None)
+            if follower is not None and follower.opens(message):
+                return
+        for screen in self.screen_stack:
+            screen.post_message(message.again())
 
-    def back_to_shared_match(self, match_id: int) -> None:
-        """From the history: back to the seat of a match at a shared table."""
-        self.open_tables({"op": "join", "match": match_id})
+    @contained
+    def on_server_say(self, message: ServerSay) -> None:
+        say_from_server(self, message.data)
 
-    def open_tables(self, request: dict[str, Any] | None = None) -> None:
-        """The Tables screen; ``request`` (a join) is sent once it listens for the answer."""
+    @contained
+    def on_kicked(self, message: Kicked) -> None:
+        self.say_goodbye(kicked_text(message.data), delay=KICK_GOODBYE)
+
+    def on_history_screen_resume(self, message: HistoryScreen.Resume) -> None:
+        """From the history: an unfinished match goes on (one at a shared table: back to
+        its seat)."""
+        row = message.row
+        if row.shared:
+            self.open_tables({"op": "join", "match": row.id})
+        else:
+            self.resume_row(row)
+
+    def open_tables(self, request: dict[str, Any] | None = None,
+                    notice: str | None = None) -> None:
+        """The Tables screen; ``request`` (a join) is sent once it is up (the table it
+        opens says ``notice``)."""
         from trash_tui.app.shared.tables_screen import TablesScreen
 
         link = self.tables_link
@@ -245,7 +279,8 @@ class TrashApp(App[None]):
                         severity="warning", markup=False)
             return
         if not isinstance(self.screen, TablesScreen):
-            self.push_screen(TablesScreen(link, self.settings.animation, request))
+            self.push_screen(TablesScreen(link, self.settings.animation, request,
+                                          self.settings.name, notice))
         elif request is not None:
             link.send(request)
 
@@ -290,13 +325,18 @@ class TrashApp(App[None]):
         return default_name(self.owner, lambda name: history.players.name_taken(name,
                                                                                 self.owner))
 
+    async def on_name_screen_first_key(self, message: NameScreen.FirstKey) -> None:
+        """The player typed on the name prompt: the lobby now, under it."""
+        await self.build_lobby_under(message.prompt)
+
     async def build_lobby_under(self, prompt: NameScreen) -> None:
         """Put the lobby under the name prompt, which is back on top before any key is
         handled (the app handles none while this runs): the lobby is ready when the name
         is, and whatever comes after the name owns its keys from its first frame. Run in
         the app's queue, so the prompt's dismissal (``NameScreen.leave``, queued there
         too) comes before or after it, never in the middle."""
-        if self.screen is not prompt:
+        if self.screen is not prompt or any(isinstance(screen, LobbyScreen)
+                                            for screen in self.screen_stack):
             return  # (the size guard is over it, or the name came first: see below)
         # no frame is painted meanwhile: the lobby alone, shown for a moment, would invite
         # a key (n) that the prompt, back on top, takes
@@ -349,15 +389,12 @@ class TrashApp(App[None]):
         if self.play_now:
             self.start_match(self.rules, self.seats)
 
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown |
+    def note_input(self, message: Message) -> None:
+        """Every message the app handles (``message_signal``): a player's input (a key, a
+        click, a scroll, a paste) is when they were last there."""
+        if isinstance(message, events.Key | events.MouseDown | events.MouseScrollDown |
                       events.MouseScrollUp | events.Paste):
             self.last_input = time.monotonic()
-            prompt = self.prompt_without_lobby
-            if prompt is not None:  # the first key on the name prompt: the lobby now,
-                self.prompt_without_lobby = None  # queued before the key takes effect
-                self.call_later(self.build_lobby_under, prompt)
-        await super().on_event(event)
 
     def check_player_idle(self) -> None:
         idle = time.monotonic() - self.last_input
@@ -429,9 +466,9 @@ class TrashApp(App[None]):
     def tell(self, text: str, severity: str = "information") -> None:
         """Say ``text`` in the screen's own notice line when it has one (``say``), else in
         a toast."""
-        say = getattr(self.screen, "say", None)
-        if say is not None:
-            say(text, severity)
+        screen = self.screen
+        if isinstance(screen, SaysLines):
+            screen.say(text, severity)
         else:
             self.notify(text, severity=severity, markup=False)  # type: ignore[arg-type]
 
@@ -585,7 +622,8 @@ class TrashApp(App[None]):
 
             self.push_screen(NeighborRulesScreen())  # the dice game chosen in the lobby
             return
-        board_rules = getattr(getattr(self.screen, "controller", None), "rules", None)
+        screen = self.screen
+        board_rules = screen.match_rules() if isinstance(screen, ShowsMatch) else None
         self.push_screen(RulesHelpScreen(board_rules or self.settings.rules,
                                          keymap=self.settings.keymap))
 
@@ -626,7 +664,7 @@ class TrashApp(App[None]):
                                     lambda: self.push_screen(KeysScreen(screen_keys(screen))))
             else:
                 yield command
-        if getattr(screen, "controller", None) is None:  # not during a match
+        if not isinstance(screen, ShowsMatch):  # not during a match
             yield SystemCommand("New match", "Start a match with the lobby's choices",
                                 self.command_new_match)
             if self.unfinished_match() is not None:
@@ -646,10 +684,9 @@ class TrashApp(App[None]):
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",
                             self.action_open_rules)
-        hint = getattr(screen, "action_hint", None)
-        if hint is not None:
+        if isinstance(screen, GivesHints):
             yield SystemCommand("Hint", "What the expert bot would do, and your chances",
-                                hint)
+                                screen.action_hint)
 
     def command_new_match(self) -> None:
         lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)

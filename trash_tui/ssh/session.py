@@ -107,12 +107,11 @@ def main() -> None:
         path = settings_file(players_dir, identity)
         settings, problems = load_settings(path, remote=True)  # no command or file bots
     from trash_tui.app.shared.link import TablesLink
-    from trash_tui.app.shared.notices import ServerNotices
 
-    link = TablesLink.from_environment()
+    # (the app handles what the link says: the operator's notices, kicks, message of the day)
     app = create_app(settings=settings, problems=problems, settings_path=path,
-                     owner=identity, remote=True, idle_timeout=idle, tables=link)
-    ServerNotices.attach(app, link)  # the operator's notices, kicks, message of the day
+                     owner=identity, remote=True, idle_timeout=idle,
+                     tables=TablesLink.from_environment())
     app.run()
     sys.exit(app.return_code or 0)
 

@@ -44,6 +44,7 @@ from trash_tui.app.neighbor.widgets import (
     last_roll,
     side_width,
 )
+from trash_tui.app.screens.roles import ShowsMatch
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.held import CHECK_EVERY, taken_elsewhere, taken_line
 from trash_tui.app.widgets.screen_clock import ScreenClock
@@ -70,7 +71,7 @@ KEY_DISPLAY = {marker: {10: "0", 11: "-", 12: "="}.get(marker, str(marker))
 UNCOVER_GROUP = Binding.Group("Uncover")
 
 
-class NeighborBoardScreen(Screen[None]):
+class NeighborBoardScreen(Screen[None], ShowsMatch):
     """A game of Help Your Neighbor in play."""
 
     DEFAULT_CSS = """
@@ -115,6 +116,9 @@ class NeighborBoardScreen(Screen[None]):
                 yield RichLog(id="neighbor-log", wrap=True, markup=False, min_width=20)
         yield Static(id="neighbor-status", markup=False)
         yield TrashFooter()
+
+    def match_rules(self) -> None:
+        return None  # the dice game has no house rules
 
     def on_mount(self) -> None:
         self.query_one("#neighbor-log", RichLog).border_title = "Log"

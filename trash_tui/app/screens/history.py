@@ -24,9 +24,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
+from trash_tui.app.screens.roles import SaysLines
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.plain import PlainTable
 from trash_tui.engine.record import RecordError
@@ -102,7 +104,15 @@ def cell(text: str) -> Text:
     return Text(text, no_wrap=True, end="")
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(Screen[None], SaysLines):
+    class Resume(Message):
+        """Continue this unfinished match (the app does: at its shared table, the seat
+        back; else where it stopped)."""
+
+        def __init__(self, row: MatchRow) -> None:
+            super().__init__()
+            self.row = row
+
     """The player's matches, latest first; Enter opens one."""
 
     DEFAULT_CSS = """
@@ -249,15 +259,8 @@ class HistoryScreen(Screen[None]):
         row = self.selected()
         if row is None:
             return
-        if row.shared and row.status == PLAYING:  # the table service holds it
-            back = getattr(self.app, "back_to_shared_match", None)
-            if back is not None:
-                back(row.id)
-            return
-        if row.status == PLAYING:
-            resume = getattr(self.app, "resume_row", None)
-            if resume is not None:
-                resume(row)
+        if row.status == PLAYING:  # (a shared one: the table service holds it)
+            self.post_message(self.Resume(row))
             return
         from trash_tui.app.neighbor.replay import NeighborReplayScreen
         from trash_tui.app.trash.replay_screen import ReplayScreen

@@ -4,11 +4,12 @@ A new match of Trash or of the dice game Help Your Neighbor (players, humans at 
 keyboard, the opponents' level, the rules), continue
 the unfinished match, and the way to the other screens (history, tournaments, settings,
 rules help). Over SSH, the lobby asks the table service which shared tables the player
-holds a seat at (``mine``): with no unfinished match of its own, it names that table and
-``c`` goes back to it; with none open, it names the last table where the player's seat
-was when it closed (nobody at it, say), and who can reopen it (nobody, when the server's
-operator closed it: it stays closed). The form starts from the
-user's settings; while it is left as the settings say, the settings' own line-up (mixed
+holds a seat at (``mine``, when the link says it is up, and when the lobby is shown
+again; the answer comes as the link's ``SeatsHeld``): with no unfinished match of its
+own, it names that table and ``c`` goes back to it; with none open, it names the last
+table where the player's seat was when it closed (nobody at it, say), and who can reopen
+it (nobody, when the server's operator closed it: it stays closed). The form starts from
+the user's settings; while it is left as the settings say, the settings' own line-up (mixed
 levels, bot tables) is used as it is. What the lobby has to say (a choice it refuses, a
 match waiting) is a line in its box (``say``), not a toast over the footer; it goes when
 the form changes or another screen opens.
@@ -35,7 +36,9 @@ from textual.widgets import Button, Label, Select, Static
 
 from trash_tui import __version__
 from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names
+from trash_tui.app.screens.roles import SaysLines
 from trash_tui.app.screens.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
+from trash_tui.app.shared.link import LinkUp, SeatsHeld, ServerMotd, contained
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TRASH
 from trash_tui.history import MatchRow
@@ -94,7 +97,7 @@ def unfinished_text(row: MatchRow) -> str:
             f"{row.actions} moves so far")
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(Screen[None], SaysLines):
     """Where everything starts: a new match, continue, history, tournaments, settings."""
 
     DEFAULT_CSS = """
@@ -262,9 +265,6 @@ class LobbyScreen(Screen[None]):
 
     def on_screen_suspend(self) -> None:
         self.say("")
-        link = self.trash_app.tables_link
-        if link is not None:  # back in the lobby, it asks again
-            link.ignore(self.on_table_message)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.say("")
@@ -283,9 +283,6 @@ class LobbyScreen(Screen[None]):
     # over SSH: the shared tables where the player holds a seat, as the service last said
     seats_held: tuple[dict[str, Any], ...] = ()
     closed_held: dict[str, Any] | None = None  # the last closed table of a seat held
-    ASK_TRIES = 40  # times the lobby looks (every ASK_EVERY s) for the link to be up
-    ASK_EVERY = 0.25
-
     def on_mount(self) -> None:
         app = self.trash_app  # over SSH the button is the shared tables (if the server has them)
         self.query_one("#lobby-tournaments", Button).disabled = (app.remote and
@@ -307,7 +304,7 @@ class LobbyScreen(Screen[None]):
         """Over SSH, the server's message of the day on a line under the title (the
         operator's ``trash admin motd``; the link keeps the last one it was sent)."""
         link = self.trash_app.tables_link
-        motd = getattr(link, "motd", None) if link is not None else None
+        motd = link.motd if link is not None else None
         line = self.query_one("#lobby-motd", Static)
         line.update(Text(f"📢 {clean(motd, MOTD_LENGTH)}") if motd else "")
         line.set_class(bool(motd), "-shown")
@@ -355,32 +352,30 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-last", Static).update(Text(
             "\n".join(lines) or "None yet: n starts one."))
 
-    def on_unmount(self) -> None:
-        link = self.trash_app.tables_link
-        if link is not None:
-            link.ignore(self.on_table_message)
-
     # --- over SSH: a seat held at a shared table ------------------------------------------
-    def ask_seats_held(self, tries: int = ASK_TRIES) -> None:
-        """Ask the table service where the player holds a seat (once its link is up: the
-        app connects it after the lobby is first shown)."""
+    def ask_seats_held(self) -> None:
+        """Ask the table service where the player holds a seat (when the link is up: the
+        app connects it after the lobby is first shown, and says so: ``on_link_up``)."""
         link = self.trash_app.tables_link
-        if link is None:
-            return
-        if not link.connected:
-            if tries > 0 and not link.closed:
-                self.set_timer(self.ASK_EVERY, lambda: self.ask_seats_held(tries - 1))
-            return
-        link.listen(self.on_table_message)
-        link.send({"op": "mine"})
+        if link is not None and link.connected:
+            link.send({"op": "mine"})
 
-    def on_table_message(self, message: dict[str, Any]) -> None:
-        if message.get("op") != "mine" or not self.is_mounted:
-            return
-        tables = message.get("tables")
+    @contained
+    def on_link_up(self, message: LinkUp) -> None:
+        self.ask_seats_held()
+
+    @contained
+    def on_server_motd(self, message: ServerMotd) -> None:
+        self.show_motd()
+
+    @contained
+    def on_seats_held(self, message: SeatsHeld) -> None:
+        """The service's answer: the tables where this player holds a seat (the lobby's
+        line names the first), and the last closed one."""
+        tables = message.data.get("tables")
         self.seats_held = tuple(t for t in tables if isinstance(t, dict) and
                                 isinstance(t.get("id"), int)) if isinstance(tables, list) else ()
-        closed = message.get("closed")
+        closed = message.data.get("closed")
         self.closed_held = closed[-1] if isinstance(closed, list) and closed and \
             isinstance(closed[-1], dict) else None
         self.show_unfinished()

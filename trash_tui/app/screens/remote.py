@@ -3,7 +3,9 @@
 ``NameScreen`` asks a new player (a key seen for the first time, a guest — a friend with
 no SSH key, asked at every visit and told how to make a key —, or at home the first start:
 a settings file with no name yet, ``local``) for the name shown at the table, over the
-lobby (built under it at the player's first key); it dismisses with the name. Over SSH it
+lobby; it dismisses with the name. The lobby is built under it once the player types: the
+prompt posts ``FirstKey`` to the app at its first key, paste or click (its field tells it
+as it reads the key: ``EagerInput.FirstKey``). Over SSH it
 suggests a name others can tell apart (``identity.default_name``), which esc keeps; "You"
 is nobody's name there (at a shared table it would be everybody's). Enter
 shows "Sitting down…" at once, and until the prompt is gone it swallows every key that
@@ -22,6 +24,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -73,12 +76,21 @@ class NameScreen(ModalScreen[str | None]):
         Binding("escape", "keep", "Keep this name", id="keep-name"),
     ]
 
+    class FirstKey(Message):
+        """The player typed on the prompt (a key, a paste, a click): what comes after the
+        name may be built now (posted to the app, once)."""
+
+        def __init__(self, prompt: NameScreen) -> None:
+            super().__init__()
+            self.prompt = prompt
+
     def __init__(self, suggestion: str, local: bool = False, guest: bool = False) -> None:
         super().__init__()
         self.local = local  # at home: the first start, not a new key over SSH
         self.guest = guest  # over SSH with no key: asked again at every visit
         self.suggestion = "" if suggestion == PLACEHOLDER_NAME else suggestion
         self.sitting = False  # the name was taken: the lobby is coming
+        self.typed = False  # the player typed here (the app was told: FirstKey)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
@@ -104,9 +116,22 @@ class NameScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
+    def tell_typed(self) -> None:
+        if not self.typed:
+            self.typed = True
+            self.app.post_message(self.FirstKey(self))
+
+    def on_eager_input_first_key(self, _: EagerInput.FirstKey) -> None:
+        self.tell_typed()
+
+    def on_mouse_down(self, _: events.MouseDown) -> None:
+        self.tell_typed()
+
     def on_key(self, event: events.Key) -> None:
-        """While sitting down, a key typed on this prompt ends here: stopped, it never
-        reaches the bindings of the screen that is on top by the time it is handled."""
+        """A key the field does not read (it is not focused) tells the app too. While
+        sitting down, a key typed on this prompt ends here: stopped, it never reaches the
+        bindings of the screen that is on top by the time it is handled."""
+        self.tell_typed()
         if self.sitting:
             event.stop()
             event.prevent_default()

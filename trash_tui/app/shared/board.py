@@ -11,7 +11,10 @@ seat back with any key. An end-of-deal summary closes by itself after
 one-line table chat, ``m`` hides or shows its lines in the log, ``p`` lists the people at
 the table to hide one person's chat lines or report them (``people.py``). A notice from
 the server's operator (``server_notice``) is a box at the top of the side column, over
-the log (never over the status line or the cards), gone after its seconds. ``esc`` asks before a
+the log (never over the status line or the cards), gone after its seconds. The table's
+messages come as the link's (``on_table_update``, ``on_table_chat``...: handled once the
+board is up, in the order they came); a board that comes after a waiting room starts its
+log with the room's chat. ``esc`` asks before a
 seated player leaves a match in play; the question is a line of the status line that holds
 whatever the table plays meanwhile, until the player answers it (esc again: leave; any
 other key, or a click on the board: stay, and it goes at once), another screen comes over
@@ -31,8 +34,20 @@ from textual.widgets import Input
 
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
-from trash_tui.app.shared.link import TablesLink
-from trash_tui.app.shared.notices import NoticeBox
+from trash_tui.app.shared.following import TableFollower
+from trash_tui.app.shared.link import (
+    LinkLost,
+    TableChat,
+    TableClosed,
+    TableError,
+    TableLeft,
+    TableNotice,
+    TableResult,
+    TablesLink,
+    TableUpdate,
+    contained,
+)
+from trash_tui.app.shared.notices import NoticeBox, NoticePlace
 from trash_tui.app.shared.people import PeopleScreen
 from trash_tui.app.trash.board import CHAIN_STEP, BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
@@ -82,7 +97,7 @@ class ServiceUpdates:
         return lambda: self.controller.apply(update)
 
 
-class SharedBoardScreen(BoardScreen):
+class SharedBoardScreen(BoardScreen, TableFollower, NoticePlace):
     """A match at a shared table, for a player or a spectator."""
 
     DEFAULT_CSS = """
@@ -99,11 +114,12 @@ class SharedBoardScreen(BoardScreen):
         Binding("escape", "leave", "Leave", id="leave"),
     ]
 
-    def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal"
+    def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal",
+                 chat: list[dict[str, Any]] | None = None, notice: str | None = None
                  ) -> None:
         controller = SharedTableController(link.send, rules_of(update), update)
         self.updates = ServiceUpdates(controller, CHAIN_STEP.get(animation, 0.22))
-        super().__init__(controller, animation, source=self.updates)
+        super().__init__(controller, animation, source=self.updates, notice=notice)
         self.link = link
         self.shared = controller
         self.chat_hidden = False
@@ -113,74 +129,76 @@ class SharedBoardScreen(BoardScreen):
         self.match_end: tuple | None = None  # the match's end, told once who left is known
         self.standings_wait: Any = None  # the timer that shows the standings without them
         self.standings_up = False
-        self.early: list[dict[str, Any]] = []  # messages that came before it was up
+        self.room_chat = list(chat or ())  # said in the waiting room: the log starts with it
         self.chatted: list[str] = []  # the names that chatted here (for ``p``)
         self.hidden: set[str] = set()  # the names whose chat lines this player hid
-        link.listen(self.on_table_message)  # from now: what comes before it is up waits
 
     def started(self) -> None:
-        """Up: the turn clock's seconds tick; a notice the app kept for this table (back
-        at your seat) is said here, on the status line. Toasts still up from the screens
-        before (the message of the day) go: they would cover the table."""
+        """Up: the turn clock's seconds tick; the waiting room's chat goes on in the log.
+        Toasts still up from the screens before (the message of the day) go: they would
+        cover the table."""
         self.app.clear_notifications()
         self.set_interval(1.0, self.tick)
-        self.call_after_refresh(self.take_early)
-        take_notice = getattr(self.app, "take_arrival_notice", None)
-        notice = take_notice() if take_notice is not None else None
-        if notice:
-            self.say(notice)
+        self.call_after_refresh(self.show_room_chat)
 
-    def closing(self) -> None:
-        self.link.ignore(self.on_table_message)
+    def show_room_chat(self) -> None:
+        """The chat said in the waiting room, right after the update that opened this
+        board."""
+        chat, self.room_chat = self.room_chat, []
+        for line in chat:
+            self.show_chat(line)
 
     # --- the service's messages -----------------------------------------------------------
-    def on_table_message(self, message: dict[str, Any]) -> None:
-        op = message["op"]
-        if op == "update":
-            self.updates.arrived(message)
-            if self.is_mounted:
-                self.driver.poke()
-        elif not self.is_mounted:
-            if len(self.early) < 200:
-                self.early.append(message)  # shown once it is up
-        elif self not in self.app.screen_stack:
-            return  # closed: nothing to show it on
-        elif op == "notice":
-            text = clean(message.get("text", ""), 200)
-            self.say(text)
-            self.set_timer(NOTICE_SECONDS, lambda: self.expire(text))
-        elif op == "error":
-            self.say(f"⚠ {clean(message.get('message', ''), 200)}")
-            self.shared.sent_at = None  # the move was refused: the turn is still ours
-            self.refresh_view()
-        elif op == "chat":
-            who = clean(message.get("from", ""), 32)
-            if who and who not in self.chatted and not message.get("mine"):
-                self.chatted.append(who)
-            if not self.chat_hidden:
-                log = self.query_one(GameLog)
-                self.query_one(GameLog).write(chat_text(message, log.content_size.width or None))
-        elif op == "result":
-            self.take_result(message)
-        elif op == "closed":
-            self.detach(f"The table closed: {clean(message.get('why', ''), 100)}.")
-            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.",
-                            markup=False)
-            self.app.pop_screen()
-        elif op == "left":
-            why = clean(message.get("why", ""), 120)
-            if why:  # (no reason: the answer to our own leave)
-                self.detach(f"You are no longer at this table: {why} — esc goes back.")
-        elif op == "disconnected":
-            self.detach("The connection to the table is lost (the server may be "
-                        "stopping): esc goes back.")
+    @contained
+    def on_table_update(self, message: TableUpdate) -> None:
+        self.updates.arrived(message.data)
+        self.driver.poke()
 
-    def take_early(self) -> None:
-        """What the table sent before this board was up (its earlier chat comes right
-        after the update that opened it)."""
-        early, self.early = self.early, []
-        for message in early:
-            self.on_table_message(message)
+    @contained
+    def on_table_notice(self, message: TableNotice) -> None:
+        text = clean(message.data.get("text", ""), 200)
+        self.say(text)
+        self.set_timer(NOTICE_SECONDS, lambda: self.expire(text))
+
+    @contained
+    def on_table_error(self, message: TableError) -> None:
+        self.say(f"⚠ {clean(message.data.get('message', ''), 200)}")
+        self.shared.sent_at = None  # the move was refused: the turn is still ours
+        self.refresh_view()
+
+    @contained
+    def on_table_chat(self, message: TableChat) -> None:
+        self.show_chat(message.data)
+
+    def show_chat(self, line: dict[str, Any]) -> None:
+        who = clean(line.get("from", ""), 32)
+        if who and who not in self.chatted and not line.get("mine"):
+            self.chatted.append(who)
+        if not self.chat_hidden:
+            log = self.query_one(GameLog)
+            log.write(chat_text(line, log.content_size.width or None))
+
+    @contained
+    def on_table_result(self, message: TableResult) -> None:
+        self.take_result(message.data)
+
+    @contained
+    def on_table_closed(self, message: TableClosed) -> None:
+        why = f"The table closed: {clean(message.data.get('why', ''), 100)}."
+        self.detach(why)
+        self.app.notify(why, markup=False)
+        self.take_away()
+
+    @contained
+    def on_table_left(self, message: TableLeft) -> None:
+        why = clean(message.data.get("why", ""), 120)
+        if why:  # (no reason: the answer to our own leave)
+            self.detach(f"You are no longer at this table: {why} — esc goes back.")
+
+    @contained
+    def on_link_lost(self, message: LinkLost) -> None:
+        self.detach("The connection to the table is lost (the server may be "
+                    "stopping): esc goes back.")
 
     def expire(self, text: str) -> None:
         """The table's notice ``text`` is old news: gone, unless another replaced it."""
@@ -307,6 +325,10 @@ class SharedBoardScreen(BoardScreen):
         event.input.value = ""
         self.close_chat()
 
+    def on_chat_line_closed(self, message: ChatLine.Closed) -> None:
+        message.stop()
+        self.close_chat()
+
     def close_chat(self) -> None:
         for chat in self.query("#shared-chat"):
             chat.remove()
@@ -333,7 +355,7 @@ class SharedBoardScreen(BoardScreen):
         self.unask_leave()
         self.notice = None
         self.link.send({"op": "leave"})
-        self.app.pop_screen()
+        self.take_away()
 
     def unask_leave(self) -> None:
         """esc's question is answered "stay" (or its time ran out): off the status line."""

@@ -12,6 +12,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import Input
@@ -83,10 +84,11 @@ class ChatLine(Input):
 
     full = reactive(False, toggle_class="-full")
 
+    class Closed(Message):
+        """Escape in the chat line: the screen around it closes it (or stops typing)."""
+
     def action_close_chat(self) -> None:
-        close = getattr(self.screen, "close_chat", None)
-        if close is not None:
-            close()
+        self.post_message(self.Closed())
 
     def replace(self, text: str, start: int, end: int) -> None:
         """As Input's, but what does not fit is cut (not the whole paste refused), and

@@ -1,20 +1,30 @@
-"""The app's line to the SSH server's table service (shared tables).
+"""The app's line to the SSH server's table service (shared tables), and what it says.
 
 Over SSH, the server gives each session's app the service's socket and a token in its
 environment (``trash_tui.tables.protocol``). ``TablesLink.from_environment`` reads them;
-``connect`` says hello (the token proves who the player is) and returns the welcome
-(``waiting`` names a table where the player holds a seat). Every message that arrives is
-handed to the current listeners (screens add themselves while they are shown), in the
-app's own event loop.
+``connect`` says hello (the token proves who the player is), returns the welcome
+(``waiting`` names a table where the player holds a seat) and from then on posts what the
+service sends to the app as typed Textual messages, in the order it came: ``TableUpdate``,
+``TableChat``, ``TablesList``, ``ServerSay``, ``ServerMotd``, ``Kicked``... (one class a
+kind of message, ``MESSAGES``), ``LinkUp`` once connected and ``LinkLost`` when the
+connection ends. The app passes them on to its screens (``TrashApp.pass_on``), which
+handle the kinds they show with ``on_...`` handlers. The reader only posts: a screen's
+handler that fails never ends it (``contained`` keeps a handler's error to that handler).
+The message of the day is kept on the link (``motd``, cleaned) for the screens shown later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar, cast
+
+from textual.dom import DOMNode
+from textual.message import Message
 
 from trash_tui.tables.protocol import (
     JOIN_ENV,
@@ -26,23 +36,129 @@ from trash_tui.tables.protocol import (
     encode,
     normal_code,
 )
+from trash_tui.text import clean
 
-Listener = Callable[[dict[str, Any]], None]
+MOTD_LENGTH = 300
+
+
+@dataclass
+class TableMessage(Message, bubble=False):
+    """A message from the table service: ``data`` holds its fields as the service sent
+    them (text from other players and the operator: clean what is shown). Each kind says
+    ``bubble=False`` again (Textual makes a subclass bubble otherwise): the app passes
+    them to its screens itself."""
+
+    data: dict[str, Any]
+
+    def again(self) -> TableMessage:
+        """The same message, to post to another screen (a message is handled once)."""
+        return replace(self)
+
+
+class TableUpdate(TableMessage, bubble=False):
+    """The table as it is now (``table``; for a match, ``observation``, ``seat``, ...)."""
+
+
+class TableChat(TableMessage, bubble=False):
+    """A chat line said at the table (``from``, ``text``, ``mine``)."""
+
+
+class TableNotice(TableMessage, bubble=False):
+    """The table's own notice (``text``: who came, who left, who is back)."""
+
+
+class TableError(TableMessage, bubble=False):
+    """A request refused (``message``; ``watch``: the table may be watched instead)."""
+
+
+class TableResult(TableMessage, bubble=False):
+    """The finished match's word from the history: who had left, the ratings' changes."""
+
+
+class TableCreated(TableMessage, bubble=False):
+    """The table this player created (``table``, ``code``)."""
+
+
+class TableClosed(TableMessage, bubble=False):
+    """The table closed (``why``)."""
+
+
+class TableLeft(TableMessage, bubble=False):
+    """This player is no longer at the table (``why``; none: the answer to a leave)."""
+
+
+class TablesList(TableMessage, bubble=False):
+    """The server's tables (``tables``) and this player's closed ones (``closed``)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TablesList)  # only the newest list is worth drawing
+
+
+class SeatsHeld(TableMessage, bubble=False):
+    """The tables where this player holds a seat (``tables``), the closed ones (``closed``)."""
+
+
+class ServerSay(TableMessage, bubble=False):
+    """The server operator's notice (``text``, ``seconds``)."""
+
+
+class ServerMotd(TableMessage, bubble=False):
+    """The message of the day changed (the link keeps it: ``TablesLink.motd``)."""
+
+
+class Kicked(TableMessage, bubble=False):
+    """The server's operator ended this session (``why``)."""
+
+
+class LinkUp(TableMessage, bubble=False):
+    """The link is connected (``data``: the welcome)."""
+
+
+class LinkLost(TableMessage, bubble=False):
+    """The link is down (``unavailable``: it never came up)."""
+
+
+#: The message class for each ``op`` the service sends (others are not for the app).
+MESSAGES: dict[str, type[TableMessage]] = {
+    "update": TableUpdate, "chat": TableChat, "notice": TableNotice, "error": TableError,
+    "result": TableResult, "created": TableCreated, "closed": TableClosed,
+    "left": TableLeft, "tables": TablesList, "mine": SeatsHeld, "say": ServerSay,
+    "motd": ServerMotd, "kicked": Kicked,
+}
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def contained(handler: Handler) -> Handler:
+    """A handler of the link's messages whose error stays its own: said in a toast (and
+    Textual's log), not the end of the app, and the messages after it still come."""
+    @functools.wraps(handler)
+    def run(node: DOMNode, message: TableMessage) -> Any:
+        try:
+            return handler(node, message)
+        except Exception as error:
+            node.log.error(f"{type(node).__name__}.{handler.__name__}", repr(error))
+            node.app.notify(f"A message from the table could not be shown: "
+                            f"{clean(repr(error), 120)}", severity="error", markup=False)
+            return None
+
+    run.__dict__["contained"] = True  # (what the tests look for)
+    return cast(Handler, run)
 
 
 class TablesLink:
-    """A connection to the table service; ``send`` requests, ``listen`` for messages."""
+    """A connection to the table service: ``send`` requests; what comes is posted."""
 
     def __init__(self, socket_path: str, token: str, join_code: str | None = None) -> None:
         self.socket_path = socket_path
         self.token = token
         self.join_code = join_code  # from the SSH user name: go straight to that table
         self.writer: asyncio.StreamWriter | None = None
-        self.listeners: list[Listener] = []
+        self.post: Callable[[Message], object] = lambda message: None
         self.welcome: dict[str, Any] | None = None
         self.reader_task: asyncio.Task[None] | None = None
         self.closed = False
-        self.motd: str | None = None  # the server's message of the day (``notices``)
+        self.motd: str | None = None  # the server's message of the day (cleaned)
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str] = os.environ) -> TablesLink | None:
@@ -56,8 +172,11 @@ class TablesLink:
     def connected(self) -> bool:
         return self.writer is not None and not self.closed
 
-    async def connect(self, timeout: float = 5.0) -> dict[str, Any]:
-        """Connect and say hello; the welcome. OSError or ProtocolError on failure."""
+    async def connect(self, post: Callable[[Message], object], timeout: float = 5.0
+                      ) -> dict[str, Any]:
+        """Connect and say hello; the welcome. From then on every message is given to
+        ``post`` (the app's ``post_message``), ``LinkUp`` first. OSError or ProtocolError
+        on failure."""
         reader, writer = await asyncio.wait_for(
             asyncio.open_unix_connection(self.socket_path, limit=MAX_LINE), timeout)
         writer.write(encode({"op": "hello", "token": self.token}))
@@ -68,8 +187,19 @@ class TablesLink:
             raise ProtocolError(str(welcome.get("message", "the table service refused")))
         self.writer = writer
         self.welcome = welcome
+        self.post = post
+        post(LinkUp(welcome))
         self.reader_task = asyncio.ensure_future(self._read(reader))
         return welcome
+
+    def message_for(self, data: dict[str, Any]) -> TableMessage | None:
+        """The typed message for what the service sent (None: not for the app)."""
+        kind = MESSAGES.get(data["op"])
+        if kind is ServerMotd:
+            text = data.get("text")
+            shown = clean(text, MOTD_LENGTH).strip() if isinstance(text, str) else ""
+            self.motd = shown or None
+        return kind(data) if kind is not None else None
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         try:
@@ -78,17 +208,16 @@ class TablesLink:
                 if not line:
                     break
                 try:
-                    message = decode(line)
+                    message = self.message_for(decode(line))
                 except ProtocolError:
                     continue
-                for listener in list(self.listeners):
-                    listener(message)
+                if message is not None:
+                    self.post(message)  # (posted: no handler runs here)
         except (ConnectionError, OSError, ValueError):
             pass
         finally:
             self.closed = True
-            for listener in list(self.listeners):
-                listener({"op": "disconnected"})
+            self.post(LinkLost({"op": "disconnected"}))
 
     def send(self, message: dict[str, Any]) -> bool:
         """Send a request; False when the link is down."""
@@ -100,14 +229,6 @@ class TablesLink:
             self.closed = True
             return False
         return True
-
-    def listen(self, listener: Listener) -> None:
-        if listener not in self.listeners:
-            self.listeners.append(listener)
-
-    def ignore(self, listener: Listener) -> None:
-        with contextlib.suppress(ValueError):
-            self.listeners.remove(listener)
 
     def close(self) -> None:
         self.closed = True

@@ -1,32 +1,33 @@
 """What the server's operator tells a session over the table link, whatever screen is up.
 
-``ServerNotices.attach(app, link)`` listens to the link for the whole session (screens
-come and go):
+The app handles these messages of the link (``trash_tui.app.shared.link``) for the whole
+session, screens coming and going:
 
-- ``say``: the operator's notice. A screen that has a place for it (``server_notice``:
-  the shared board's side column, the waiting room's log) shows it there in a
-  ``NoticeBox``, where it covers neither the status line nor the cards; any other screen
-  shows it as a toast. It goes after its seconds. A notice said while one is up takes its
-  place in the same box (the box is never mounted twice: the screen around it stays
-  whole), for the new notice's seconds.
-- ``motd``: the message of the day, kept on the link (``link.motd``) for the screens that
-  show it (``show_motd``: the lobby's line under its title, the Tables screen's title
-  line), at once if one of them is up, else when one is shown next (a board or a waiting
-  room has no place for it: what the operator must tell a player now is a ``say``).
-- ``kicked``: the operator ended this session: the app says goodbye with the reason.
+- ``ServerSay``: the operator's notice (``say_from_server``). A screen that has a place
+  for it (a ``NoticePlace``: the shared board's side column, the waiting room's log)
+  shows it there in a ``NoticeBox``, where it covers neither the status line nor the
+  cards; any other screen shows it as a toast. It goes after its seconds. A notice said
+  while one is up takes its place in the same box (the box is never mounted twice: the
+  screen around it stays whole), for the new notice's seconds.
+- ``ServerMotd``: the message of the day, kept on the link (``TablesLink.motd``) for the
+  screens that show it (the lobby's line under its title, the Tables screen's title
+  line: their ``on_server_motd``), at once if one of them is up, else when one is shown
+  next (a board or a waiting room has no place for it: what the operator must tell a
+  player now is a ``say``).
+- ``Kicked``: the operator ended this session: the app says goodbye with the reason
+  (``kicked_text``).
 
 Everything shown is cleaned (``trash_tui.text.clean``).
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from rich.text import Text
+from textual.app import App
 from textual.widgets import Static
 
-from trash_tui.app.shared.link import TablesLink
 from trash_tui.text import clean
 
 TEXT_LENGTH = 300
@@ -70,47 +71,27 @@ class NoticeBox(Static):
         box.show(text, seconds)
 
 
-class ServerNotices:
-    """The operator's messages, shown in whichever screen the app has up."""
+class NoticePlace:
+    """A screen with a place for the operator's notice (the shared board's side column, the
+    waiting room's log): ``server_notice`` shows it there, in a ``NoticeBox``. (A mixin
+    after the screen's own base: Textual takes a screen's CSS from its first base.)"""
 
-    def __init__(self, app: Any, link: TablesLink) -> None:
-        self.app = app
-        self.link = link
+    def server_notice(self, text: str, seconds: float) -> None:
+        raise NotImplementedError
 
-    @classmethod
-    def attach(cls, app: Any, link: TablesLink | None) -> ServerNotices | None:
-        if link is None:
-            return None
-        notices = cls(app, link)
-        link.listen(notices.on_message)
-        return notices
 
-    def on_message(self, message: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # a notice never takes the app down
-            self.handle(message)
+def say_from_server(app: App[Any], message: dict[str, Any]) -> None:
+    """The operator's notice (``say``) on the screen up: in its place, or in a toast."""
+    text, seconds = clean(message.get("text", ""), TEXT_LENGTH), seconds_of(message)
+    if not text:
+        return
+    screen = app.screen
+    if isinstance(screen, NoticePlace):
+        screen.server_notice(text, seconds)
+    else:
+        app.notify(text, title="From the server", timeout=seconds, markup=False)
 
-    def handle(self, message: dict[str, Any]) -> None:
-        op = message.get("op")
-        if op == "say":
-            self.say(clean(message.get("text", ""), TEXT_LENGTH), seconds_of(message))
-        elif op == "motd":
-            text = clean(message.get("text", ""), TEXT_LENGTH).strip() or None
-            self.link.motd = text
-            shown = getattr(self.app.screen, "show_motd", None)
-            if shown is not None:  # the lobby's line, the Tables screen's title
-                shown()
-        elif op == "kicked":
-            why = clean(message.get("why", ""), TEXT_LENGTH)
-            goodbye = getattr(self.app, "say_goodbye", None)
-            if goodbye is not None:
-                goodbye(f"The server's operator ended this session: {why}",
-                        delay=KICK_GOODBYE)
 
-    def say(self, text: str, seconds: float) -> None:
-        if not text:
-            return
-        shown = getattr(self.app.screen, "server_notice", None)
-        if shown is not None:
-            shown(text, seconds)
-        else:
-            self.app.notify(text, title="From the server", timeout=seconds, markup=False)
+def kicked_text(message: dict[str, Any]) -> str:
+    """The goodbye of a session the operator ended (``kicked``), with the reason."""
+    return f"The server's operator ended this session: {clean(message.get('why', ''), TEXT_LENGTH)}"

@@ -11,7 +11,10 @@ the server's operator closed: that one stays closed, and the line says so), ``es
 goes back to the lobby. Opened for a request (a join by the code in the SSH user name),
 it may come before the link is up (the app puts it under the first screen, so no other
 screen shows meanwhile): until the answer its line says which table it is joining, and
-it sends the request once the link is up (``link_up``). A join the service refuses
+it sends the request once the link is up (``LinkUp``). The answer to its request opens the
+table's screen (``opens``, asked by the app before the update is passed on: see
+``following``); the list, refusals and the message of the day come as the link's
+messages (``on_...``). A join the service refuses
 because the match has started comes with an offer to watch: ``w`` then watches the table
 asked for (by its code, or its row), whichever row is selected. A table whose match is
 over opens on its last board. Everything shown came from other players and is cleaned.
@@ -32,7 +35,17 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import seats_line
-from trash_tui.app.shared.link import TablesLink
+from trash_tui.app.shared.following import TableFollower
+from trash_tui.app.shared.link import (
+    LinkLost,
+    LinkUp,
+    ServerMotd,
+    TableError,
+    TablesLink,
+    TablesList,
+    TableUpdate,
+    contained,
+)
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.plain import PlainTable
@@ -91,7 +104,7 @@ def column_widths(cells: list[dict[str, str]], room: int) -> dict[str, int]:
     return widths
 
 
-class TablesScreen(Screen[None]):
+class TablesScreen(Screen[None], TableFollower):
     """The server's tables."""
 
     DEFAULT_CSS = """
@@ -111,15 +124,18 @@ class TablesScreen(Screen[None]):
     ]
 
     def __init__(self, link: TablesLink, animation: str = "normal",
-                 request: dict[str, Any] | None = None) -> None:
+                 request: dict[str, Any] | None = None, name: str = "",
+                 notice: str | None = None) -> None:
         super().__init__()
         self.link = link
         self.animation = animation
-        self.request = request  # sent once this screen listens (a join by code or seat)
+        self.name_shown = name  # the player's name (a new table's default name)
+        self.request = request  # sent once the link is up (a join by code or seat)
+        self.notice = notice  # said by the board of the table it opens (back at a seat)
+        self.following = False  # the link is up: it follows the list
         self.tables: list[dict[str, Any]] = []
         self.closed: list[dict[str, Any]] = []
         self.message = ""
-        self.opening = False  # a table's screen is being opened
         # the request of this screen's still unanswered (a join, a watch, a new table):
         # only its answer opens a table's screen, not a late update of a table just left
         self.asked: dict[str, Any] | None = None
@@ -134,13 +150,18 @@ class TablesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.show_motd()
-        self.link.listen(self.on_table_message)
         if self.link.connected:
             self.link_up()
         self.fill()
 
+    @contained
+    def on_link_up(self, message: LinkUp) -> None:
+        if not self.following:  # (not already up when this screen was)
+            self.link_up()
+
     def link_up(self) -> None:
         """The link is up: follow the list, send the request this screen was opened for."""
+        self.following = True
         self.link.send({"op": "list", "follow": True})
         if self.request is not None:  # its answer (the table) comes to this screen
             self.ask(self.request)
@@ -169,11 +190,9 @@ class TablesScreen(Screen[None]):
         return True
 
     def on_unmount(self) -> None:
-        self.link.ignore(self.on_table_message)
         self.link.send({"op": "list", "follow": False})
 
     def on_screen_resume(self) -> None:
-        self.opening = False
         self.link.send({"op": "list", "follow": True})
 
     def shows_list(self) -> bool:
@@ -184,35 +203,51 @@ class TablesScreen(Screen[None]):
         return stack[-1] is self or (isinstance(stack[-1], ModalScreen)
                                      and stack[-2:-1] == [self])
 
-    def on_table_message(self, message: dict[str, Any]) -> None:
+    @contained
+    def opens(self, update: TableUpdate) -> bool:
+        """The answer to this screen's request, while it is shown: the table's screen
+        opens (its board or its waiting room), and takes the table's messages from now."""
+        if not self.is_current or not self.answers_request(update.data):
+            return False
+        self.asked = None
+        self.open_table(update.data)
+        return True
+
+    @contained
+    def on_tables_list(self, message: TablesList) -> None:
+        self.tables = list(message.data.get("tables", []))
+        self.closed = list(message.data.get("closed", []))
+        if self.shows_list():
+            self.fill()
+
+    @contained
+    def on_table_error(self, message: TableError) -> None:
         if not self.is_current:
+            return  # a refusal for the table's own screen (a move), over this one
+        error = message.data
+        asked, self.asked = self.asked, None
+        if error.get("watch") and asked is not None and asked.get("op") == "join":
+            self.offer = {**asked, "op": "watch"}  # the same table, however named
+            name = clean(error.get("name") or "that table", 32)
+            self.say(f"⚠ The match at {name} has started: w watches it.")
             return
-        op = message["op"]
-        if op == "tables":
-            self.tables = list(message.get("tables", []))
-            self.closed = list(message.get("closed", []))
-            if self.shows_list():
-                self.fill()
-        elif op == "update" and not self.opening and self.answers_request(message):
-            self.opening = True  # the table's own screen takes its updates from here
-            self.asked = None
-            self.open_table(message)
-        elif op == "error":
-            asked, self.asked = self.asked, None
-            if message.get("watch") and asked is not None and asked.get("op") == "join":
-                self.offer = {**asked, "op": "watch"}  # the same table, however named
-                name = clean(message.get("name") or "that table", 32)
-                self.say(f"⚠ The match at {name} has started: w watches it.")
-                return
-            self.say(f"⚠ {clean(message.get('message', ''), 200)}")
-        elif op == "disconnected":
+        self.say(f"⚠ {clean(error.get('message', ''), 200)}")
+
+    @contained
+    def on_link_lost(self, message: LinkLost) -> None:
+        if message.data.get("unavailable"):  # it never came up: esc goes to the lobby
+            self.request = None
+            self.say("⚠ The shared tables are not available.")
+        else:
             self.say("⚠ The connection to the tables is lost.")
-        elif op == "motd":
-            self.call_later(self.show_motd)  # (the link's notices keep it first)
+
+    @contained
+    def on_server_motd(self, message: ServerMotd) -> None:
+        self.show_motd()
 
     def show_motd(self) -> None:
         """The server's message of the day under the title (none: the title alone)."""
-        motd = getattr(self.link, "motd", None)
+        motd = self.link.motd
         title = "Tables on this server"
         self.query_one("#tables-title", Label).update(
             f"{title}\n📢 {clean(motd, 200)}" if motd else title)
@@ -273,16 +308,18 @@ class TablesScreen(Screen[None]):
         """An update for a table this player just entered: its board or its waiting room."""
         self.message = ""
         self.link.send({"op": "list", "follow": False})  # until this screen is back
-        status = update["table"]["status"]
-        if status in ("playing", "finished") and "observation" in update:
-            self.app.push_screen(SharedBoardScreen(self.link, update, self.animation))
+        notice, self.notice = self.notice, None
+        if TableWaitingScreen.in_play(update):
+            self.app.push_screen(SharedBoardScreen(self.link, update, self.animation,
+                                                   notice=notice))
         else:
             host = update.get("seat") == 0
-            self.app.push_screen(TableWaitingScreen(self.link, update, self.animation, host))
+            self.app.push_screen(TableWaitingScreen(self.link, update, self.animation, host,
+                                                    notice=notice))
 
     # --- keys -------------------------------------------------------------------------
     def action_create(self) -> None:
-        self.app.push_screen(NewTableScreen(), callback=self._create)
+        self.app.push_screen(NewTableScreen(self.name_shown), callback=self._create)
 
     def _create(self, config: dict[str, Any] | None) -> None:
         if config is not None:
@@ -399,9 +436,13 @@ class NewTableScreen(ModalScreen[dict[str, Any] | None]):
 
     SHORT = 32  # below this many lines, the settings go without a line between them
 
+    def __init__(self, player: str = "") -> None:
+        super().__init__()
+        self.player = player  # the player's name
+
     def default_name(self) -> str:
         """The name the service gives a table left unnamed (made unique by the server)."""
-        name = clean(getattr(getattr(self.app, "settings", None), "name", "") or "", 24)
+        name = clean(self.player, 24)
         return "A table" if name in ("", "You") else f"{name}'s table"
 
     def compose(self) -> ComposeResult:

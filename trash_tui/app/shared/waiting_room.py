@@ -2,7 +2,10 @@
 
 ``TableWaitingScreen`` shows who sits where, the code to give friends, ``s`` for the host
 to start, and the table's chat; it turns into the board when the match begins (or, a
-match already over, its last board), and the chat said here goes on in the board's log.
+match already over, its last board: ``opens``, asked by the app before it passes the
+update on, see ``following``), and the chat said here goes on in the board's log (a line
+that came just before, not yet shown here, is passed on to the board). A notice from the
+server's operator is a box above the room's log (``NoticePlace``).
 """
 
 from __future__ import annotations
@@ -18,15 +21,25 @@ from textual.widgets import Input, Label, RichLog, Static
 
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text, seats_line
-from trash_tui.app.shared.link import TablesLink
-from trash_tui.app.shared.notices import NoticeBox
+from trash_tui.app.shared.following import TableFollower
+from trash_tui.app.shared.link import (
+    TableChat,
+    TableClosed,
+    TableCreated,
+    TableError,
+    TableNotice,
+    TablesLink,
+    TableUpdate,
+    contained,
+)
+from trash_tui.app.shared.notices import NoticeBox, NoticePlace
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.text import clean
 
 HINT_WIDTH = 70  # the waiting box's text: 76 less its border and padding
 
 
-class TableWaitingScreen(Screen[None]):
+class TableWaitingScreen(Screen[None], TableFollower, NoticePlace):
     """A table before its match: who sits where, the code, and (for its host) start."""
 
     DEFAULT_CSS = """
@@ -46,7 +59,7 @@ class TableWaitingScreen(Screen[None]):
     ]
 
     def __init__(self, link: TablesLink, update: dict[str, Any], animation: str = "normal",
-                 host: bool = False) -> None:
+                 host: bool = False, notice: str | None = None) -> None:
         super().__init__()
         self.link = link
         self.update = update
@@ -54,7 +67,8 @@ class TableWaitingScreen(Screen[None]):
         self.host = host
         self.code: str | None = None
         self.said: list[dict[str, Any]] = []  # the chat lines said here (for the board)
-        link.listen(self.on_table_message)  # from now: the screen may not be up yet
+        self.board: SharedBoardScreen | None = None  # the board it turned into
+        self.notice = notice  # for the board's status line (back at a kept seat)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting-box"):
@@ -68,19 +82,30 @@ class TableWaitingScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def on_unmount(self) -> None:
-        self.link.ignore(self.on_table_message)
+    @staticmethod
+    def in_play(update: dict[str, Any]) -> bool:
+        """Whether ``update`` shows a match (begun, or over): the board's, not the room's."""
+        return update["table"]["status"] in ("playing", "finished") and \
+            "observation" in update
+
+    @contained
+    def opens(self, update: TableUpdate) -> bool:
+        """The match began: the board takes this screen's place (and whatever is over it
+        goes), its log going on from the room's chat."""
+        if self.board is not None or not self.in_play(update.data):
+            return False
+        self.board = SharedBoardScreen(self.link, update.data, self.animation,
+                                       chat=self.said, notice=self.notice)
+        while self.app.screen is not self:
+            self.app.pop_screen()
+        self.app.switch_screen(self.board)
+        return True
 
     def show(self) -> None:
-        table = self.update["table"]
-        if table["status"] in ("playing", "finished") and "observation" in self.update:
-            self.link.ignore(self.on_table_message)
-            board = SharedBoardScreen(self.link, self.update, self.animation)
-            board.early[:0] = self.said  # its log goes on from the room's chat
-            self.app.switch_screen(board)
+        if self.in_play(self.update):  # (opened on a match: its board at once)
+            self.opens(TableUpdate(self.update))
             return
-        if not self.query("#waiting-title"):
-            return  # not composed yet: on_mount shows the latest
+        table = self.update["table"]
         code = table.get("code") or self.code
         self.query_one("#waiting-title", Label).update(
             f"{clean(table['name'], 32)} — waiting for players")
@@ -99,7 +124,7 @@ class TableWaitingScreen(Screen[None]):
         """How friends join: j in their Tables and the code, or (when the service said at
         which address players reach it) an ssh command that works as typed. One line at
         80 columns (two when the address is long)."""
-        welcome = getattr(self.link, "welcome", None) or {}
+        welcome = self.link.welcome or {}
         address = welcome.get("address") if isinstance(welcome, dict) else None
         host = port = None
         if isinstance(address, dict):
@@ -120,27 +145,47 @@ class TableWaitingScreen(Screen[None]):
             return self.host
         return True
 
-    def on_table_message(self, message: dict[str, Any]) -> None:
-        op = message["op"]
-        if op == "update":
-            self.update = message
-        elif op == "chat" and len(self.said) < 100:
-            self.said.append(message)
-        elif op == "created":
-            self.code = message.get("code")
-        if not self.is_mounted or self not in self.app.screen_stack:
-            return  # on_mount shows the latest (or it is closed)
-        if op in ("update", "created"):
+    # --- the table's messages (none once the board has taken its place) ------------------
+    @contained
+    def on_table_update(self, message: TableUpdate) -> None:
+        if self.board is None:
+            self.update = message.data
             self.show()
-        elif op in ("notice", "error"):
-            text = message.get("text") or message.get("message") or ""
-            self.query_one(RichLog).write(Text(clean(text, 200)))
-        elif op == "chat":
-            self.query_one(RichLog).write(chat_text(message))
-        elif op == "closed":
-            self.app.notify(f"The table closed: {clean(message.get('why', ''), 100)}.",
+
+    @contained
+    def on_table_created(self, message: TableCreated) -> None:
+        if self.board is None:
+            self.code = message.data.get("code")
+            self.show()
+
+    @contained
+    def on_table_chat(self, message: TableChat) -> None:
+        if self.board is not None:  # said before the board came: it goes on there
+            self.board.post_message(message.again())
+            return
+        if len(self.said) < 100:
+            self.said.append(message.data)
+        self.query_one(RichLog).write(chat_text(message.data))
+
+    @contained
+    def on_table_notice(self, message: TableNotice) -> None:
+        if self.board is None:
+            self.write(message.data.get("text") or "")
+
+    @contained
+    def on_table_error(self, message: TableError) -> None:
+        if self.board is None:
+            self.write(message.data.get("message") or "")
+
+    def write(self, text: str) -> None:
+        self.query_one(RichLog).write(Text(clean(text, 200)))
+
+    @contained
+    def on_table_closed(self, message: TableClosed) -> None:
+        if self.board is None:
+            self.app.notify(f"The table closed: {clean(message.data.get('why', ''), 100)}.",
                             markup=False)
-            self.app.pop_screen()
+            self.take_away()
 
     def server_notice(self, text: str, seconds: float) -> None:
         """The operator's notice: a box above the room's log, gone after ``seconds``; a
@@ -154,8 +199,9 @@ class TableWaitingScreen(Screen[None]):
     def action_chat(self) -> None:
         self.query_one("#waiting-chat", Input).focus()
 
-    def close_chat(self) -> None:
+    def on_chat_line_closed(self, message: ChatLine.Closed) -> None:
         """Escape in the chat line: stop typing (the line keeps what was typed)."""
+        message.stop()
         self.set_focus(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -166,4 +212,4 @@ class TableWaitingScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.link.send({"op": "leave"})
-        self.app.pop_screen()
+        self.take_away()

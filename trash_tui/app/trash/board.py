@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,6 +34,7 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
+from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
 from trash_tui.app.trash.animation import chain_frames, table_after
 from trash_tui.app.trash.endings import (
     DealOverPanel,
@@ -65,9 +66,12 @@ from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.play.controller import TrashTable, saving_problem
 from trash_tui.play.turns import BotTurns, KeptMove, MoveSource, TurnDriver
-from trash_tui.rules import TRASH, WILD
-from trash_tui.settings import BINDING_IDS, WILD_SLOT_KEYS, binding_keys
+from trash_tui.rules import TRASH, WILD, Rules
+from trash_tui.settings import WILD_SLOT_KEYS, binding_keys
 from trash_tui.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from trash_tui.app.app import TrashApp
 
 BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
 CHAIN_STEP = {"off": 0.0, "fast": 0.06, "normal": 0.22}  # between two steps of a chain
@@ -85,7 +89,7 @@ MOVE_BINDINGS: Mapping[int, str] = {
 }
 
 
-class BoardScreen(Screen[None]):
+class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
     """A match in play."""
 
     DEFAULT_CSS = """
@@ -175,10 +179,6 @@ class BoardScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.driver.stop()
-        self.closing()
-
-    def closing(self) -> None:
-        """The board is gone (a shared board stops listening to its table)."""
 
     def on_screen_suspend(self) -> None:
         """Another screen is over the board (rules, the size guard, ...): nothing is
@@ -214,6 +214,9 @@ class BoardScreen(Screen[None]):
         self.show(table or controller.observation(), len(controller.match.events))
         self.set_status(self.status_text())
         self.refresh_bindings()
+
+    def match_rules(self) -> Rules:
+        return self.controller.rules
 
     def say(self, text: str, severity: str = "information") -> None:
         """A notice on the status line, until the human's next move."""
@@ -557,8 +560,7 @@ class BoardScreen(Screen[None]):
     def move_keys(self) -> Mapping[int, tuple[str, ...]]:
         """The keys that play each move with the app's keymap (``MOVE_BINDINGS``, and the
         slots' fixed keys for a wild)."""
-        settings = getattr(self.app, "settings", None)
-        keymap = getattr(settings, "keymap", None) or BINDING_IDS
+        keymap = cast("TrashApp", self.app).settings.keymap
         if self._move_keys is None or self._move_keys[0] is not keymap:
             keys = {action: binding_keys(keymap, binding)
                     for action, binding in MOVE_BINDINGS.items()}
