@@ -14,7 +14,6 @@ from admin_helpers import admin_ok, chat, seat_two
 from table_helpers import TableClient, ann_hosts, name_player, running_service
 from table_ssh_helpers import ENTER, table_server
 
-from trash_tui.admin import store
 from trash_tui.players.rater import open_history
 
 
@@ -58,7 +57,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         for client in (ann, bob, cy):
             await client.close()
     with open_history(tmp_path / "history.sqlite3") as history:
-        *_, row = store.reports(history)
+        *_, row = history.records.reports()
     assert (row["reporter"], row["reported"], row["reason"]) == ("key:bob", "key:ann",
                                                                  "spam forged line")
     assert [line["text"] for line in row["chat"]] == ["buy [2Jgold", "stop it", "sorry"]

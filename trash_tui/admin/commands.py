@@ -16,7 +16,7 @@ import sqlite3
 import time
 from typing import Any
 
-from trash_tui.admin import modlog, seen, store
+from trash_tui.admin import modlog, seen
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
 from trash_tui.admin.casework import CaseworkCommands
 from trash_tui.admin.console import AdminError, Stream
@@ -33,6 +33,7 @@ from trash_tui.admin.moderation import (
     parse_duration,
     when_text,
 )
+from trash_tui.history.records import MOTD
 from trash_tui.players.identity import is_guest
 from trash_tui.text import clean
 
@@ -206,11 +207,11 @@ class AdminCommands(CaseworkCommands):
                     for address in sorted({c.address for c in self.state.connections
                                            if c.player == key}):
                         made.append(await self.db(lambda history, a=address, n=name:
-                                                  store.add_sanction(history, action, ADDRESS,
-                                                                     a, n, reason, until)))
+                                                  Sanction(*history.records.add_sanction(
+                                                      action, ADDRESS, a, n, reason, until))))
                     continue
-                made.append(await self.db(lambda history, key=key, name=name: store.add_sanction(
-                    history, action, KEY, key, name, reason, until)))
+                made.append(await self.db(lambda history, key=key, name=name: Sanction(
+                    *history.records.add_sanction(action, KEY, key, name, reason, until))))
             if not made:
                 raise AdminError(f"{clean(target, 60)!r} is a guest who is not connected: "
                                  "ban the address they came from (trash admin who, the log)")
@@ -218,8 +219,8 @@ class AdminCommands(CaseworkCommands):
             raise AdminError("a mute is for a player (a name or a key), not an address")
         else:
             network = address_network(target)
-            made.append(await self.db(lambda history: store.add_sanction(
-                history, action, ADDRESS, str(network), "", reason, until)))
+            made.append(await self.db(lambda history: Sanction(*history.records.add_sanction(
+                action, ADDRESS, str(network), "", reason, until))))
         for sanction in made:
             self.state.moderation.add(sanction)
             modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
@@ -253,7 +254,7 @@ class AdminCommands(CaseworkCommands):
         ids = [s.id for s in lifted]
         for sanction in lifted:
             modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
-        await self.db(lambda history: store.lift_sanctions(history, ids))
+        await self.db(lambda history: history.records.lift_sanctions(ids))
         if action == MUTE:
             for sanction in lifted:
                 self.service.tell_player(sanction.target, "You are no longer muted.")
@@ -301,7 +302,7 @@ class AdminCommands(CaseworkCommands):
             modlog.looked()
             current = self.service.motd
             return (current or "no message of the day"), {"motd": current}
-        await self.db(lambda history: store.set_setting(history, store.MOTD, text))
+        await self.db(lambda history: history.records.set_setting(MOTD, text))
         self.service.set_motd(text)
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}

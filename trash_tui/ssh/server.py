@@ -76,12 +76,13 @@ from typing import Any, TextIO
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
 
-from trash_tui.admin import seen, store
+from trash_tui.admin import seen
 from trash_tui.admin.commands import AdminCommands
 from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
-from trash_tui.admin.moderation import Moderation
+from trash_tui.admin.moderation import Moderation, Sanction
 from trash_tui.history import HistoryError
+from trash_tui.history.records import MOTD
 from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh import recording
@@ -923,10 +924,9 @@ async def _start_operator_side(state: ServerState) -> None:
     state.loop = asyncio.get_running_loop()
     history = service._history()
     try:
-        for sanction in await service.run(lambda: store.sanctions_in_force(history)):
-            state.moderation.add(sanction)
-        service.motd = await service.run(lambda: store.setting(history, store.MOTD))
-        await service.run(lambda: seen.prepare(history))  # (an older database: upgraded)
+        for row in await service.run(history.records.sanctions_in_force):
+            state.moderation.add(Sanction(*row))
+        service.motd = await service.run(lambda: history.records.setting(MOTD))
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
     if state.config.motd_file is not None:  # (the file's wins over the last one set)

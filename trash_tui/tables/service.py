@@ -59,7 +59,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bots.registry import make_bot
-from trash_tui.admin import store
 from trash_tui.engine.rng import derive_seed
 from trash_tui.history import SHARED_OWNER, History, HistoryError
 from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
@@ -106,6 +105,11 @@ BROKEN = ("the server hit an error at this table, so it is saved and closed (its
           "reopen it)")
 DEMOTED = "you sat down at this table in another session: it goes on there"
 OPERATOR_CLOSED = "operator_closed"  # a closed table's config key: the operator closed it
+
+
+def warning_text(reason: str) -> str:
+    """What a warned player is shown (at once, or when they next arrive)."""
+    return f"Warning from the server's operator: {reason}"
 
 
 def closed_by_operator(row: dict[str, Any]) -> bool:
@@ -232,7 +236,6 @@ class TableService:
     async def start(self) -> None:
         """Open the database, restore every unfinished table, listen on the socket."""
         self.history = await self.run(lambda: open_history(self.history_path))
-        await self.run(lambda: store.prepare(self._history()))  # reports, bans, the motd
         await self.prune_chat()
         stored = await self.run(lambda: self._history().matches.shared_tables([WAITING, PLAYING]))
         for row in stored:
@@ -405,7 +408,7 @@ class TableService:
         client.address = self.addresses.get(client.token)
         history = self._history()
         name, warnings = await self.run(lambda: (history.players.player_name(identity),
-                                                 store.take_untold_warnings(history, identity)))
+                                                 history.records.take_untold_warnings(identity)))
         # (a name never registered, or "You" from before it was refused: told apart)
         if not name or name.casefold() == PLACEHOLDER_NAME.casefold():
             name = default_name(identity)
@@ -425,7 +428,7 @@ class TableService:
             if left > 1:
                 client.send({"op": "say", "text": self.notice[0], "seconds": round(left, 1)})
         if warnings:  # given while they were away
-            client.send({"op": "say", "text": store.warning_text("; ".join(warnings)),
+            client.send({"op": "say", "text": warning_text("; ".join(warnings)),
                          "seconds": TOLD_SECONDS})
 
     async def gone(self, client: Client) -> None:
@@ -815,7 +818,7 @@ class TableService:
         fails is reported, the line is said all the same."""
         history = self._history()
         try:
-            await self.run(lambda: store.add_chat(history, table.id, table.code, identity,
+            await self.run(lambda: history.records.add_chat(table.id, table.code, identity,
                                                   name, text))
         except sqlite3.Error as exc:
             self.report(f"tables: a chat line could not be kept: {exc}", "")
@@ -825,7 +828,7 @@ class TableService:
         history = self._history()
         before = time.time() - self.limits.chat_days * 86400.0
         try:
-            await self.run(lambda: store.prune_chat(history, before))
+            await self.run(lambda: history.records.prune_chat(before))
         except sqlite3.Error as exc:
             self.report(f"tables: old chat could not be pruned: {exc}", "")
         self.pruned = time.monotonic()
@@ -878,8 +881,8 @@ class TableService:
         chat = [{"from": line["from"], "text": line["text"]} for line in table.chat]
         history, reporter = self._history(), client.identity or ""
         shown = clean(name, 24)
-        number = await self.run(lambda: store.add_report(
-            history, reporter, client.name, found[0], shown, table.code, reason, chat,
+        number = await self.run(lambda: history.records.add_report(
+            reporter, client.name, found[0], shown, table.code, reason, chat,
             table.id))
         self.on_report()
         self.note(f"report #{number}: {client.name} ({reporter}) reported {shown} "
