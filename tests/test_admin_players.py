@@ -23,7 +23,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         name_player(tmp_path, identity, name)
     async with running_service(tmp_path) as service:
         reports: list[str] = []
-        service.note = lambda message, detail="": reports.append(message)
+        service.social.note = lambda message, detail="": reports.append(message)
         ann, created = await ann_hosts(service)
         bob = await TableClient.connect(service, "key:bob")
         await bob.send({"op": "join", "table": created["table"]})

@@ -14,15 +14,19 @@ with one line for bad input.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from trash_tui.admin import modlog
 from trash_tui.admin.console import AdminError
 from trash_tui.admin.moderation import parse_duration, when_text
+from trash_tui.admin.server_side import ServerSide
+from trash_tui.history import History
 from trash_tui.history.records import ACTED, DECISIONS, DISMISSED, OPEN
-from trash_tui.tables.service import warning_text
+from trash_tui.tables.social import warning_text
 from trash_tui.text import clean
 
+T = TypeVar("T")
 MAX_LIMIT = 10_000
 MAX_TEXT = 300  # characters of a message or a reason
 
@@ -73,9 +77,9 @@ def _optional_text(args: dict[str, Any], key: str, length: int = 120) -> str | N
 class CaseworkCommands:
     """``log`` (and the other commands about one player's case)."""
 
-    state: Any
+    state: ServerSide
     if TYPE_CHECKING:  # given by AdminCommands
-        async def db(self, work: Any) -> Any: ...
+        async def db(self, work: Callable[[History], T]) -> T: ...
 
         async def identities(self, target: str) -> list[tuple[str, str]]: ...
 

@@ -4,8 +4,9 @@
 text ``trash admin`` prints and the data ``--json`` prints. ``run`` is the one door of
 every command: an act that did something (``modlog.ACTS``) is then written to the
 moderator's log, with the operator's user name. The SSH server's state is used
-through what it offers (its sessions, its table service, the moderation list, the metrics);
-the database is only touched on the table service's worker thread. Everything a player
+through the interface it declares (``server_side.ServerSide``: its sessions, its table
+service, the moderation list, the metrics); the database is only touched on the server's
+one worker thread (``tables.worker.Worker``). Everything a player
 typed (names) is cleaned before it is shown; keys and addresses are the server's own.
 """
 
@@ -14,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from trash_tui.admin import modlog, seen
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
@@ -33,10 +35,13 @@ from trash_tui.admin.moderation import (
     parse_duration,
     when_text,
 )
+from trash_tui.admin.server_side import ServerSide
+from trash_tui.history import History
 from trash_tui.history.records import MOTD
 from trash_tui.players.identity import is_guest
 from trash_tui.text import clean
 
+T = TypeVar("T")
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
 MAX_TEXT = 300  # characters of a notice, a reason or the message of the day
 
@@ -74,15 +79,12 @@ def _columns(rows: list[list[str]], header: list[str]) -> str:
 
 
 class AdminCommands(CaseworkCommands):
-    """The console's commands on one server's state (``trash_tui.ssh.server.ServerState``);
-    those about one player's case are in ``casework.py``."""
+    """The console's commands on one running server (``ServerSide``: the SSH server's
+    ``ServerState``); those about one player's case are in ``casework.py``."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: ServerSide) -> None:
         self.state = state
-
-    @property
-    def service(self) -> Any:
-        return self.state.tables
+        self.service = state.tables
 
     async def run(self, command: str, args: dict[str, Any], operator: str = "?"
                   ) -> tuple[str, Any]:
@@ -111,30 +113,22 @@ class AdminCommands(CaseworkCommands):
                 text += f" (not in the moderator's log: {exc})"
         return text, data
 
-    async def db(self, work: Any) -> Any:
-        """Run ``work(history)`` on the table service's database thread."""
-        history = self.service._history()
-        return await self.service.run(lambda: work(history))
+    async def db(self, work: Callable[[History], T]) -> T:
+        """Run ``work(history)`` on the server's database thread."""
+        return await self.state.worker.db(work)
 
     # --- who is on, which tables ---------------------------------------------------------
     def sessions(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         found = []
         for session in self.state.sessions:
-            if session.child is None:
+            place = self.state.place(session)
+            if place is None:
                 continue
-            client = self.service.client_of(session.token) if session.token else None
-            where = "booting"
-            name = ""
-            if client is not None:
-                name = client.name
-                where = self.service.where(client)
-            elif session.child.written >= 4096:
-                where = "lobby"
             cpu = process_cpu_seconds(session.pid or 0)
-            found.append({"name": clean(name, 24), "key": session.player or "",
+            found.append({"name": clean(place.name, 24), "key": session.player or "",
                           "address": session.address, "since": round(now - session.started, 1),
-                          "where": where, "cpu": None if cpu is None else round(cpu, 2),
+                          "where": place.where, "cpu": None if cpu is None else round(cpu, 2),
                           "pid": session.pid})
         return found
 
@@ -368,7 +362,7 @@ class AdminCommands(CaseworkCommands):
         if args.get("file") is not None:
             raise AdminError("the console writes the backup file itself: run trash admin "
                              "backup FILE")
-        database = self.state.config.history
+        database = self.state.history_path
         try:
             spool = await asyncio.to_thread(spool_file, database)
             info = await asyncio.to_thread(backup_database, database, spool)

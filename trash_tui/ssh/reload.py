@@ -97,8 +97,7 @@ async def _apply(state: ServerState, config: ServerConfig, port: int) -> None:
     state.slots.total, state.slots.per_address = config.max_sessions, config.sessions_per_ip
     state.connection_slots.total = config.max_connections
     state.connection_slots.per_address = config.connections_per_ip
-    state.rate.capacity = float(config.connections_per_minute)
-    state.rate.rate = config.connections_per_minute / 60.0
+    state.rate.set_rate(config.connections_per_minute)
     state.limits = SessionLimits(config.session_cpu_seconds,
                                  config.session_memory_mb * 1024 * 1024)
     tables = state.tables
