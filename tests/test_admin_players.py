@@ -39,6 +39,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         assert (await bob.wait_for("chat"))["from"] == "Bob"  # Ann's line never came
         assert (await cy.wait_for("chat"))["text"] == "stop it"
         await bob.send({"op": "ignore", "name": "Ann", "on": False})
+        await bob.wait_for("notice", lambda m: "again" in m["text"])  # (before Ann speaks)
         await ann.send({"op": "chat", "text": "sorry"})
         assert (await bob.wait_for("chat"))["text"] == "sorry"
 

@@ -5,7 +5,7 @@ chat around it, dismissed or acted on), a cheater's rated results taken out of t
 and put back (``void``, ``unvoid``: the ratings rebuilt as ``trash players rebuild`` does,
 ``History.void_player``) and the moderator's log (``log``).
 
-A mixin of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
+A part of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
 database thread (``db``) and the name resolution (``identities``); each command returns
 the text ``trash admin`` prints and the data ``--json`` prints, and raises ``AdminError``
 with one line for bad input.
@@ -14,8 +14,8 @@ with one line for bad input.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from trash_tui.admin import modlog
 from trash_tui.admin.console import AdminError
@@ -26,7 +26,6 @@ from trash_tui.history.records import ACTED, DECISIONS, DISMISSED, OPEN
 from trash_tui.tables.social import warning_text
 from trash_tui.text import clean
 
-T = TypeVar("T")
 MAX_LIMIT = 10_000
 MAX_TEXT = 300  # characters of a message or a reason
 
@@ -74,14 +73,15 @@ def _optional_text(args: dict[str, Any], key: str, length: int = 120) -> str | N
     return clean(value, length).strip() or None
 
 
-class CaseworkCommands:
-    """``log`` (and the other commands about one player's case)."""
+class Casework:
+    """The commands about one player's case, on the running server (``state``), the
+    database thread (``db``) and the console's name resolution (``identities``)."""
 
-    state: ServerSide
-    if TYPE_CHECKING:  # given by AdminCommands
-        async def db(self, work: Callable[[History], T]) -> T: ...
-
-        async def identities(self, target: str) -> list[tuple[str, str]]: ...
+    def __init__(self, state: ServerSide, db: Callable[[Callable[[History], Any]], Awaitable[Any]],
+                 identities: Callable[[str], Awaitable[list[tuple[str, str]]]]) -> None:
+        self.state = state
+        self.db = db
+        self.identities = identities
 
     async def one_player(self, target: str, connected: bool = False) -> tuple[str, str]:
         """The (key, name) ``target`` names (one player: a name two players took is

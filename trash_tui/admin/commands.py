@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from trash_tui.admin import modlog, seen
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
-from trash_tui.admin.casework import CaseworkCommands
+from trash_tui.admin.casework import Casework
 from trash_tui.admin.console import AdminError, Stream
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
@@ -78,20 +78,22 @@ def _columns(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join(lines)
 
 
-class AdminCommands(CaseworkCommands):
+class AdminCommands:
     """The console's commands on one running server (``ServerSide``: the SSH server's
     ``ServerState``); those about one player's case are in ``casework.py``."""
 
     def __init__(self, state: ServerSide) -> None:
         self.state = state
         self.service = state.tables
+        self.casework = Casework(state, self.db, self.identities)
 
     async def run(self, command: str, args: dict[str, Any], operator: str = "?"
                   ) -> tuple[str, Any]:
         """The one door of every console command: done, then (an act that did something)
         written to the moderator's log with ``operator``, whom it acted on and what the
         operator wrote."""
-        method = getattr(self, f"do_{command}", None)
+        method = getattr(self, f"do_{command}", None) or getattr(self.casework,
+                                                                f"do_{command}", None)
         if method is None or command.startswith("_"):
             raise AdminError(f"no such command: {command!r}")
         target = next((args[k] for k in ("target", "code", "id") if

@@ -943,11 +943,11 @@ async def _start_operator_side(state: ServerState) -> None:
     try:
         for row in await state.worker.db(lambda history: history.records.sanctions_in_force()):
             state.moderation.add(Sanction(*row))
-        service.motd = await state.worker.db(lambda history: history.records.setting(MOTD))
+        service.set_motd(await state.worker.db(lambda history: history.records.setting(MOTD)))
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
     if state.config.motd_file is not None:  # (the file's wins over the last one set)
-        service.motd = read_motd_file(state.config.motd_file)
+        service.set_motd(read_motd_file(state.config.motd_file))
     if state.worker.history is not None:
         state.worker.history.write_observer = state.metrics.write_timed
     console = AdminConsole(state.config.admin_path, state.admin.run, state.report)
@@ -1113,6 +1113,6 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     server = RunningServer(acceptor, state, host_key)
     state.port = server.port
     if config.public_port is None:  # (port 0: the port listened on is known now)
-        state.tables.public_address = (address[0], server.port)
+        state.tables.reconfigure(state.tables.limits, (address[0], server.port))
     server.take_error_handlers()
     return server

@@ -141,10 +141,6 @@ class TableService:
     def motd(self) -> str | None:
         return self.desk.motd
 
-    @motd.setter
-    def motd(self, text: str | None) -> None:
-        self.desk.motd = text
-
     async def handle(self, client: Client, message: dict[str, object]) -> None:
         await self.requests.handle(client, message)
 
@@ -161,6 +157,12 @@ class TableService:
 
     def unregister(self, token: str) -> None:
         self.hub.unregister(token)
+
+    def reconfigure(self, limits: TableLimits,
+                    public_address: tuple[str, int] | None) -> None:
+        """New limits and public address (a reload of the config; every part reads them
+        at its next use)."""
+        self.limits, self.public_address = limits, public_address
 
     # --- starting and stopping ------------------------------------------------------------
     async def start(self) -> None:
