@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from trash_tui.history import HistoryError
 from trash_tui.play.turns import Pace
 from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
 from trash_tui.tables.desk import Desk
@@ -197,8 +198,6 @@ class Requests:
 
     async def restore(self, row: dict[str, Any]) -> Table | None:
         """A stored table back in play (``Keeper.rebuild``); None if it cannot be."""
-        from trash_tui.history import HistoryError
-
         try:
             table = await self.keeper.rebuild(row)
         except (TableError, HistoryError, KeyError, TypeError, ValueError) as exc:

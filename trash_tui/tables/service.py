@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from trash_tui.play.turns import TABLE_PACE, Pace
 from trash_tui.tables.desk import Desk
@@ -59,6 +60,7 @@ from trash_tui.tables.social import Mutes, NoMutes, Social
 from trash_tui.tables.table import FINISHED, HUMAN, PLAYING, WAITING, Table, new_code
 from trash_tui.tables.worker import Worker
 
+T = TypeVar("T")
 JANITOR_EVERY = 5.0
 PRUNE_EVERY = 600.0  # seconds between two prunings of the kept chat
 
@@ -141,13 +143,13 @@ class TableService:
     def motd(self) -> str | None:
         return self.desk.motd
 
-    async def handle(self, client: Client, message: dict[str, object]) -> None:
+    async def handle(self, client: Client, message: dict[str, Any]) -> None:
         await self.requests.handle(client, message)
 
     async def gone(self, client: Client) -> None:
         await self.requests.gone(client)
 
-    async def run(self, work: Callable[[], object]) -> object:
+    async def run(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the service's worker thread."""
         return await self.worker.run(work)
 
@@ -207,7 +209,7 @@ class TableService:
     def where(self, client: Client) -> str:
         return self.desk.where(client)
 
-    def admin_tables(self) -> list[dict[str, object]]:
+    def admin_tables(self) -> list[dict[str, Any]]:
         return self.desk.rows(list(self.rooms.tables.values()))
 
     def kick(self, token: str, why: str) -> bool:
