@@ -7,6 +7,7 @@ socket's peer credentials), kept in the history database, listed and searched wi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import pwd
 import sqlite3
@@ -21,7 +22,6 @@ from ssh_helpers import serving
 from table_helpers import TableClient, ann_hosts, name_player
 from table_ssh_helpers import Player, enter_lobby, open_tables, table_server
 
-from trash_tui.admin import store
 from trash_tui.players.rater import open_history
 
 OPERATOR = pwd.getpwuid(os.geteuid()).pw_name
@@ -167,7 +167,6 @@ async def test_a_report_has_a_status_and_its_table_chat_is_kept_past_the_last_20
         name_player(tmp_path, identity, name)
     day = 86400.0
     with open_history(tmp_path / "history.sqlite3") as history:  # chat kept from before
-        store.prepare(history)
         for age, text in ((3 * day, "three days old"), (1 * day, "one day old")):
             history.db.execute("INSERT INTO chat_log (at, table_id, table_code, identity, "
                                "name, text) VALUES (?, 999, 'OLD1', 'key:x', 'X', ?)",
@@ -245,9 +244,9 @@ CREATE TABLE reports (
 
 async def test_a_database_from_before_report_statuses_is_upgraded_in_place(
         tmp_path: Path) -> None:
-    with open_history(tmp_path / "history.sqlite3") as history:
-        history.db.executescript(OLD_REPORTS)
-        history.db.execute(
+    with contextlib.closing(sqlite3.connect(tmp_path / "history.sqlite3")) as db, db:
+        db.executescript(OLD_REPORTS)  # (a history opened now has the new reports table)
+        db.execute(
             "INSERT INTO reports (created, reporter, reporter_name, reported, reported_name, "
             "table_code, reason, chat) VALUES (?, 'key:ann', 'Ann', 'key:hit', 'Hit', "
             "'ABCD', 'spam', ?)", (time.time() - 60, '[{"from": "Hit", "text": "buy gold"}]'))

@@ -14,7 +14,6 @@ from admin_helpers import admin_ok, chat, seat_two
 from table_helpers import TableClient, ann_hosts, name_player, running_service
 from table_ssh_helpers import ENTER, table_server
 
-from trash_tui.admin import store
 from trash_tui.players.rater import open_history
 
 
@@ -24,7 +23,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         name_player(tmp_path, identity, name)
     async with running_service(tmp_path) as service:
         reports: list[str] = []
-        service.note = lambda message, detail="": reports.append(message)
+        service.social.note = lambda message, detail="": reports.append(message)
         ann, created = await ann_hosts(service)
         bob = await TableClient.connect(service, "key:bob")
         await bob.send({"op": "join", "table": created["table"]})
@@ -40,6 +39,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         assert (await bob.wait_for("chat"))["from"] == "Bob"  # Ann's line never came
         assert (await cy.wait_for("chat"))["text"] == "stop it"
         await bob.send({"op": "ignore", "name": "Ann", "on": False})
+        await bob.wait_for("notice", lambda m: "again" in m["text"])  # (before Ann speaks)
         await ann.send({"op": "chat", "text": "sorry"})
         assert (await bob.wait_for("chat"))["text"] == "sorry"
 
@@ -58,7 +58,7 @@ async def test_hidden_chat_reaches_everyone_else_and_a_report_keeps_the_chat(
         for client in (ann, bob, cy):
             await client.close()
     with open_history(tmp_path / "history.sqlite3") as history:
-        *_, row = store.reports(history)
+        *_, row = history.records.reports()
     assert (row["reporter"], row["reported"], row["reason"]) == ("key:bob", "key:ann",
                                                                  "spam forged line")
     assert [line["text"] for line in row["chat"]] == ["buy [2Jgold", "stop it", "sorry"]

@@ -20,7 +20,6 @@ from ssh_helpers import connect
 from table_helpers import TableClient, ann_hosts, name_player, running_service
 from table_ssh_helpers import open_tables, table_server, wait_until
 
-from trash_tui.admin import store
 from trash_tui.players.rater import open_history
 
 
@@ -96,7 +95,7 @@ async def test_a_player_who_chatted_and_left_can_still_be_reported(tmp_path: Pat
             told = await ann.wait_for("notice", lambda m: "report" in m["text"])
             assert told["text"] == f"Your report about {name} went to the server's operator."
             with open_history(tmp_path / "history.sqlite3") as history:
-                row, *_ = store.reports(history)  # newest first
+                row, *_ = history.records.reports()  # newest first
             assert (row["reported"], row["reason"]) == (key, "abuse")
         await ann.send({"op": "report", "name": "Bob"})  # never at this table
         assert "nobody at this table" in (await ann.wait_for("error"))["message"]

@@ -223,7 +223,7 @@ async def test_muting_a_guest_mutes_the_address_it_came_from(tmp_path: Path) -> 
                                                   if s.token] or None)
             guest = session.player
             assert guest is not None and is_guest(guest)
-            assert server.state.tables.addresses[session.token] == "127.0.0.1"
+            assert server.state.tables.hub.addresses[session.token] == "127.0.0.1"
             reply = await admin_ok(server, "mute", target=guest, reason="abuse")
             assert "127.0.0.1" in reply["text"]
             process.close()

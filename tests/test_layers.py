@@ -49,9 +49,6 @@ TOP_IMPORTS = {
 #: Imports against the top layer's order found when it was written, each with its reason;
 #: the lead resolves them (the check fails once one is gone, so its mark goes too).
 KNOWN_AGAINST_THE_ORDER = {
-    ("trash_tui.tables.service", "trash_tui.admin.store"):
-        "issue 38, item 3: the service prepares the admin's tables in the history database "
-        "and adds reports there; the server's records belong in the history package",
     ("trash_tui.app.shared.controller", "trash_tui.tables.protocol"):
         "issue 38, item 5: the app reads the service's public match views (PublicMatch, "
         "events, observations); what both sides speak belongs below both, not in tables",

@@ -120,7 +120,7 @@ async def test_a_reload_puts_the_live_values_in_force_and_keeps_the_others(
         line = await state.reload()
         assert (state.slots.total, state.slots.per_address) == (7, 2)
         assert state.tables.limits.chat_per_minute == 3
-        assert state.rate.capacity == 60 and state.config.idle_timeout == 60
+        assert state.rate.per_minute == 60 and state.config.idle_timeout == 60
         assert state.tables.public_address == ("play.example.org", server.port)
         assert state.config.metrics is None and "metrics none → 127.0.0.1:9999" in line
         assert state.log.path == tmp_path / "data" / "other.log"

@@ -89,7 +89,7 @@ def quick_clock(service: Any, seconds: float) -> None:
     table asks 5 s at the least)."""
     [table] = service.tables.values()
     table.config = replace(table.config, clock=seconds)
-    service.pump(table)
+    service.pacer.pump(table)
 
 
 def the_leaver_is_last_everywhere(folder: Path, bob: TableClient, result: dict[str, Any],

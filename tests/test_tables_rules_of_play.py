@@ -86,7 +86,7 @@ async def test_a_table_nobody_is_at_waits_from_when_the_last_spectator_left(
         stopped = await actions_now(service, table.id)
         await asyncio.sleep(0.3)
         assert len(table.controller.actions) == stopped  # nobody there: it waits
-        assert table.id not in service.timers or service.timers[table.id].cancelled()
+        assert not service.pacer.pending(table)
 
 
 # --- a failing table ----------------------------------------------------------------------
@@ -95,7 +95,7 @@ async def test_a_step_that_fails_is_tried_again_and_the_match_goes_on(
         tmp_path: Path) -> None:
     async with running_service(tmp_path) as service:
         failures = [2]
-        real = service.bot_step
+        real = service.pacer.bot_step
 
         async def flaky(table: Any) -> None:
             if failures[0] > 0:
@@ -103,7 +103,7 @@ async def test_a_step_that_fails_is_tried_again_and_the_match_goes_on(
                 raise RuntimeError("the disk hiccuped")
             await real(table)
 
-        service.bot_step = flaky  # type: ignore[method-assign]
+        service.pacer.bot_step = flaky  # type: ignore[method-assign]
         ann = await TableClient.connect(service, "key:ann")
         created = await create(ann)
         last = await play_out([ann])
@@ -126,8 +126,8 @@ async def test_a_table_that_keeps_failing_is_saved_and_closed_with_one_line(
         await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
         await ann.send({"op": "leave"})  # nobody is there: the table waits
         await ann.wait_for("left")
-        service.bot_step = broken  # type: ignore[method-assign]
-        service.stand_in_step = broken  # type: ignore[method-assign]
+        service.pacer.bot_step = broken  # type: ignore[method-assign]
+        service.pacer.stand_in_step = broken  # type: ignore[method-assign]
         eve = await TableClient.connect(service, "key:eve")  # whoever is to move fails
         await eve.send({"op": "watch", "code": created["code"]})
         closed = await eve.wait_for("closed")

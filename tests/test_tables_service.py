@@ -143,7 +143,7 @@ async def test_the_turn_clock_hands_the_turn_to_the_stand_in_and_a_key_takes_it_
         service_table = next(iter(service.tables.values()))
         service_table.deadline = None
         # the clock runs out now rather than in five seconds
-        await service.clock_out(service_table)
+        await service.pacer.clock_out(service_table)
         notice = await ann.wait_for("notice", lambda m: "ran out of time" in m["text"])
         assert "stand-in" in notice["text"]
         assert service_table.seats[sleeper].away

@@ -5,7 +5,7 @@ chat around it, dismissed or acted on), a cheater's rated results taken out of t
 and put back (``void``, ``unvoid``: the ratings rebuilt as ``trash players rebuild`` does,
 ``History.void_player``) and the moderator's log (``log``).
 
-A mixin of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
+A part of ``AdminCommands`` (``commands.py``), which gives it the server's state, the
 database thread (``db``) and the name resolution (``identities``); each command returns
 the text ``trash admin`` prints and the data ``--json`` prints, and raises ``AdminError``
 with one line for bad input.
@@ -14,11 +14,16 @@ with one line for bad input.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from trash_tui.admin import modlog, store
+from trash_tui.admin import modlog
 from trash_tui.admin.console import AdminError
 from trash_tui.admin.moderation import parse_duration, when_text
+from trash_tui.admin.server_side import ServerSide
+from trash_tui.history import History
+from trash_tui.history.records import ACTED, DECISIONS, DISMISSED, OPEN
+from trash_tui.tables.social import warning_text
 from trash_tui.text import clean
 
 MAX_LIMIT = 10_000
@@ -39,8 +44,8 @@ def _stamp(when: float | None) -> str:
 def _report_line(row: dict[str, Any]) -> str:
     """A report in one line: who reported whom, where, why, and its status."""
     status = row["status"]
-    if status != store.OPEN:
-        said = {store.DISMISSED: "dismissed", store.ACTED: "acted on"}.get(status, status)
+    if status != OPEN:
+        said = {DISMISSED: "dismissed", ACTED: "acted on"}.get(status, status)
         note = f": {clean(row['note'], 200)}" if row["note"] else ""
         status = (f"{said} by {clean(row['decided_by'] or '?', 32)} "
                   f"{_stamp(row['decided_at'])}{note}")
@@ -68,14 +73,15 @@ def _optional_text(args: dict[str, Any], key: str, length: int = 120) -> str | N
     return clean(value, length).strip() or None
 
 
-class CaseworkCommands:
-    """``log`` (and the other commands about one player's case)."""
+class Casework:
+    """The commands about one player's case, on the running server (``state``), the
+    database thread (``db``) and the console's name resolution (``identities``)."""
 
-    state: Any
-    if TYPE_CHECKING:  # given by AdminCommands
-        async def db(self, work: Any) -> Any: ...
-
-        async def identities(self, target: str) -> list[tuple[str, str]]: ...
+    def __init__(self, state: ServerSide, db: Callable[[Callable[[History], Any]], Awaitable[Any]],
+                 identities: Callable[[str], Awaitable[list[tuple[str, str]]]]) -> None:
+        self.state = state
+        self.db = db
+        self.identities = identities
 
     async def one_player(self, target: str, connected: bool = False) -> tuple[str, str]:
         """The (key, name) ``target`` names (one player: a name two players took is
@@ -116,10 +122,10 @@ class CaseworkCommands:
         target = _required(args, "target")
         reason = _required(args, "reason")
         key, name = await self.one_player(target)
-        reached = self.state.tables.tell_player(key, store.warning_text(reason))
+        reached = self.state.tables.tell_player(key, warning_text(reason))
         who = modlog.operator()
-        number = await self.db(lambda history: store.add_warning(
-            history, key, name, reason, who, told=reached > 0))
+        number = await self.db(lambda history: history.records.add_warning(
+            key, name, reason, who, told=reached > 0))
         shown = clean(name, 24) or key
         when = "shown now" if reached else "shown at their next arrival"
         return f"warned {shown} ({when})", {"id": number, "key": key, "told": reached > 0}
@@ -141,9 +147,9 @@ class CaseworkCommands:
                               "first_seen": seen.get(key, (None, None))[0],
                               "last_seen": seen.get(key, (None, None))[1],
                               "connected": key in on} for key, name in pairs],
-                    "sanctions": store.sanctions_of(history, keys),
-                    "warnings": store.warnings_of(history, keys),
-                    "reports": [row for row in store.reports(history, 10_000)
+                    "sanctions": history.records.sanctions_of(keys),
+                    "warnings": history.records.warnings_of(keys),
+                    "reports": [row for row in history.records.reports(10_000)
                                 if row["reported"] in keys],
                     "voided": sum(len(history.players.voided_matches_of(key))
                                   for key in keys)}
@@ -197,9 +203,9 @@ class CaseworkCommands:
 
     async def do_reports(self, args: dict[str, Any]) -> tuple[str, Any]:
         """The players' reports, newest first (``open``: only those not decided yet)."""
-        status = store.OPEN if args.get("open") else None
+        status = OPEN if args.get("open") else None
         limit = _limit(args)
-        rows = await self.db(lambda history: store.reports(history, limit, status))
+        rows = await self.db(lambda history: history.records.reports(limit, status))
         lines = []
         for row in rows:
             lines.append(_report_line(row))
@@ -222,23 +228,23 @@ class CaseworkCommands:
         note = _optional_text(args, "note", MAX_TEXT) or ""
         if decision is None:
             modlog.looked()
-            row = await self.db(lambda history: store.report(history, number))
-        elif decision not in store.DECISIONS:
+            row = await self.db(lambda history: history.records.report(number))
+        elif decision not in DECISIONS:
             raise AdminError(f"a report is decided with dismiss or act (or reopen), not "
                              f"{decision!r}")
         else:
-            status, who = store.DECISIONS[decision], modlog.operator()
-            row = await self.db(lambda history: store.report(history, number) and
-                                store.decide_report(history, number, status, who, note))
+            status, who = DECISIONS[decision], modlog.operator()
+            row = await self.db(lambda history: history.records.report(number) and
+                                history.records.decide_report(number, status, who, note))
         if row is None:
             raise AdminError(f"no report #{number}")
         modlog.subject(row["reported"], row["reported_name"])
         if decision is not None:
-            said = {store.DISMISSED: "dismissed", store.ACTED: "acted on",
-                    store.OPEN: "open again"}[row["status"]]
+            said = {DISMISSED: "dismissed", ACTED: "acted on",
+                    OPEN: "open again"}[row["status"]]
             return (f"report #{row['id']} {said}: {clean(row['reported_name'], 24)}, "
                     f"reported by {clean(row['reporter_name'], 24)}"), row
-        kept = await self.db(lambda history: store.chat_around(history, row))
+        kept = await self.db(lambda history: history.records.chat_around(row))
         chat = kept or [{"from": line.get("from", "?"), "text": line.get("text", "")}
                         for line in row["chat"] if isinstance(line, dict)]
         lines = [_report_line(row)]

@@ -4,8 +4,9 @@
 text ``trash admin`` prints and the data ``--json`` prints. ``run`` is the one door of
 every command: an act that did something (``modlog.ACTS``) is then written to the
 moderator's log, with the operator's user name. The SSH server's state is used
-through what it offers (its sessions, its table service, the moderation list, the metrics);
-the database is only touched on the table service's worker thread. Everything a player
+through the interface it declares (``server_side.ServerSide``: its sessions, its table
+service, the moderation list, the metrics); the database is only touched on the server's
+one worker thread (``tables.worker.Worker``). Everything a player
 typed (names) is cleaned before it is shown; keys and addresses are the server's own.
 """
 
@@ -14,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from trash_tui.admin import modlog, seen, store
+from trash_tui.admin import modlog, seen
 from trash_tui.admin.backup import BackupError, backup_database, spool_file
-from trash_tui.admin.casework import CaseworkCommands
+from trash_tui.admin.casework import Casework
 from trash_tui.admin.console import AdminError, Stream
 from trash_tui.admin.metrics import process_cpu_seconds
 from trash_tui.admin.moderation import (
@@ -33,9 +35,13 @@ from trash_tui.admin.moderation import (
     parse_duration,
     when_text,
 )
+from trash_tui.admin.server_side import ServerSide
+from trash_tui.history import History
+from trash_tui.history.records import MOTD
 from trash_tui.players.identity import is_guest
 from trash_tui.text import clean
 
+T = TypeVar("T")
 SAY_SECONDS = 15.0  # how long a notice stays on the players' screens
 MAX_TEXT = 300  # characters of a notice, a reason or the message of the day
 
@@ -72,23 +78,22 @@ def _columns(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join(lines)
 
 
-class AdminCommands(CaseworkCommands):
-    """The console's commands on one server's state (``trash_tui.ssh.server.ServerState``);
-    those about one player's case are in ``casework.py``."""
+class AdminCommands:
+    """The console's commands on one running server (``ServerSide``: the SSH server's
+    ``ServerState``); those about one player's case are in ``casework.py``."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: ServerSide) -> None:
         self.state = state
-
-    @property
-    def service(self) -> Any:
-        return self.state.tables
+        self.service = state.tables
+        self.casework = Casework(state, self.db, self.identities)
 
     async def run(self, command: str, args: dict[str, Any], operator: str = "?"
                   ) -> tuple[str, Any]:
         """The one door of every console command: done, then (an act that did something)
         written to the moderator's log with ``operator``, whom it acted on and what the
         operator wrote."""
-        method = getattr(self, f"do_{command}", None)
+        method = getattr(self, f"do_{command}", None) or getattr(self.casework,
+                                                                f"do_{command}", None)
         if method is None or command.startswith("_"):
             raise AdminError(f"no such command: {command!r}")
         target = next((args[k] for k in ("target", "code", "id") if
@@ -110,30 +115,22 @@ class AdminCommands(CaseworkCommands):
                 text += f" (not in the moderator's log: {exc})"
         return text, data
 
-    async def db(self, work: Any) -> Any:
-        """Run ``work(history)`` on the table service's database thread."""
-        history = self.service._history()
-        return await self.service.run(lambda: work(history))
+    async def db(self, work: Callable[[History], T]) -> T:
+        """Run ``work(history)`` on the server's database thread."""
+        return await self.state.worker.db(work)
 
     # --- who is on, which tables ---------------------------------------------------------
     def sessions(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         found = []
         for session in self.state.sessions:
-            if session.child is None:
+            place = self.state.place(session)
+            if place is None:
                 continue
-            client = self.service.client_of(session.token) if session.token else None
-            where = "booting"
-            name = ""
-            if client is not None:
-                name = client.name
-                where = self.service.where(client)
-            elif session.child.written >= 4096:
-                where = "lobby"
             cpu = process_cpu_seconds(session.pid or 0)
-            found.append({"name": clean(name, 24), "key": session.player or "",
+            found.append({"name": clean(place.name, 24), "key": session.player or "",
                           "address": session.address, "since": round(now - session.started, 1),
-                          "where": where, "cpu": None if cpu is None else round(cpu, 2),
+                          "where": place.where, "cpu": None if cpu is None else round(cpu, 2),
                           "pid": session.pid})
         return found
 
@@ -206,11 +203,11 @@ class AdminCommands(CaseworkCommands):
                     for address in sorted({c.address for c in self.state.connections
                                            if c.player == key}):
                         made.append(await self.db(lambda history, a=address, n=name:
-                                                  store.add_sanction(history, action, ADDRESS,
-                                                                     a, n, reason, until)))
+                                                  Sanction(*history.records.add_sanction(
+                                                      action, ADDRESS, a, n, reason, until))))
                     continue
-                made.append(await self.db(lambda history, key=key, name=name: store.add_sanction(
-                    history, action, KEY, key, name, reason, until)))
+                made.append(await self.db(lambda history, key=key, name=name: Sanction(
+                    *history.records.add_sanction(action, KEY, key, name, reason, until))))
             if not made:
                 raise AdminError(f"{clean(target, 60)!r} is a guest who is not connected: "
                                  "ban the address they came from (trash admin who, the log)")
@@ -218,8 +215,8 @@ class AdminCommands(CaseworkCommands):
             raise AdminError("a mute is for a player (a name or a key), not an address")
         else:
             network = address_network(target)
-            made.append(await self.db(lambda history: store.add_sanction(
-                history, action, ADDRESS, str(network), "", reason, until)))
+            made.append(await self.db(lambda history: Sanction(*history.records.add_sanction(
+                action, ADDRESS, str(network), "", reason, until))))
         for sanction in made:
             self.state.moderation.add(sanction)
             modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
@@ -253,7 +250,7 @@ class AdminCommands(CaseworkCommands):
         ids = [s.id for s in lifted]
         for sanction in lifted:
             modlog.subject(sanction.target if sanction.kind == KEY else "", sanction.name)
-        await self.db(lambda history: store.lift_sanctions(history, ids))
+        await self.db(lambda history: history.records.lift_sanctions(ids))
         if action == MUTE:
             for sanction in lifted:
                 self.service.tell_player(sanction.target, "You are no longer muted.")
@@ -301,7 +298,7 @@ class AdminCommands(CaseworkCommands):
             modlog.looked()
             current = self.service.motd
             return (current or "no message of the day"), {"motd": current}
-        await self.db(lambda history: store.set_setting(history, store.MOTD, text))
+        await self.db(lambda history: history.records.set_setting(MOTD, text))
         self.service.set_motd(text)
         return ("message of the day cleared" if text is None else
                 f"message of the day: {text}"), {"motd": text}
@@ -367,7 +364,7 @@ class AdminCommands(CaseworkCommands):
         if args.get("file") is not None:
             raise AdminError("the console writes the backup file itself: run trash admin "
                              "backup FILE")
-        database = self.state.config.history
+        database = self.state.history_path
         try:
             spool = await asyncio.to_thread(spool_file, database)
             info = await asyncio.to_thread(backup_database, database, spool)

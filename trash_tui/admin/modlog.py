@@ -1,7 +1,8 @@
 """The moderator's log: who did what to whom, when, through the admin console.
 
 One row per act (``ACTS``: ban, unban, mute, unmute, kick, close, warn, tell, a report's
-status, void, unvoid, say, motd) in the history database's ``moderator_log`` table, so a
+status, void, unvoid, say, motd) in the history database's ``moderator_log`` table
+(created with the history's others: ``trash_tui.history.records``), so a
 backup holds it. It is written by one door, ``AdminCommands.run``, after a command has
 done what it was asked (a refused command did nothing and is not logged); the commands
 only name the players they acted on (``Entry.subjects``, a key and the name it had).
@@ -20,18 +21,6 @@ from typing import Any
 from trash_tui.history import History
 from trash_tui.text import clean
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS moderator_log (
-    id INTEGER PRIMARY KEY,
-    at REAL NOT NULL,
-    operator TEXT NOT NULL,
-    action TEXT NOT NULL,
-    target TEXT NOT NULL DEFAULT '',
-    subjects TEXT NOT NULL DEFAULT '[]',
-    detail TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS moderator_log_by_time ON moderator_log (at);
-"""
 #: The console's commands that act (the rest only look); ``report`` and ``motd`` act only
 #: when they change something (``Entry.acted``).
 ACTS = ("ban", "unban", "mute", "unmute", "kick", "close", "warn", "tell", "report", "void",
@@ -79,9 +68,6 @@ def looked() -> None:
     if entry is not None:
         entry.acted = False
 
-
-def prepare(history: History) -> None:
-    history.db.executescript(SCHEMA)
 
 
 def detail(text: str, args: dict[str, Any]) -> str:

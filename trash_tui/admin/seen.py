@@ -5,8 +5,8 @@ Each authenticated connection of a key (or a password user; guests are new at ev
 connection and are not kept) counts in one row per (identity, address) pair of the
 ``key_addresses`` table in the history database: first seen, last seen, how many times.
 So it is bounded by the pairs, whatever the number of connections, and it is in backups.
-The table is created when the server opens the database (``prepare``: an existing
-database is upgraded in place). Addresses are kept as the server saw them, an IPv4
+The table is created with the history's other tables (``trash_tui.history.records``: an
+existing database is upgraded in place). Addresses are kept as the server saw them, an IPv4
 client of a dual-stack socket as its IPv4 address.
 """
 
@@ -18,25 +18,10 @@ from typing import Any
 
 from trash_tui.history import History
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS key_addresses (
-    identity TEXT NOT NULL,
-    address TEXT NOT NULL,
-    first_seen REAL NOT NULL,
-    last_seen REAL NOT NULL,
-    count INTEGER NOT NULL,
-    PRIMARY KEY (identity, address)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS key_addresses_by_address ON key_addresses (address);
-"""
 #: The most rows one look-up returns (newest first).
 MAX_ROWS = 500
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-
-def prepare(history: History) -> None:
-    """Create the table if the database does not have it yet."""
-    history.db.executescript(SCHEMA)
 
 
 def normal_address(address: str) -> str:

@@ -9,7 +9,9 @@ it:
 - ``history.matches`` (``matches.py``): matches of either game, action by action, who
   holds a match, the shared tables and who sat and left at them;
 - ``history.tournaments`` (``runs.py``): tournament runs and their games;
-- ``history.players`` (``players.py``): players' names and their ratings.
+- ``history.players`` (``players.py``): players' names and their ratings;
+- ``history.records`` (``records.py``): the SSH server's records (sanctions, warnings,
+  reports, kept chat, settings, the moderator's log, keys by address).
 
 The rating model is not here: it is passed in from above (``rater``, a ``MatchRater``;
 ``trash_tui.players.rater.open_history`` opens a history with the app's), and a finished
@@ -37,12 +39,14 @@ from trash_tui.history.database import (
 )
 from trash_tui.history.matches import Matches, MatchRow
 from trash_tui.history.players import FinishedMatch, MatchRater, PlayerRating, Players
+from trash_tui.history.records import SanctionRow, ServerRecords
 from trash_tui.history.runs import RunRow, TournamentRuns
 
 __all__ = [
     "ABANDONED", "FINISHED", "LOCAL_OWNER", "PLAYING", "SHARED_OWNER", "FinishedMatch",
     "History", "HistoryError", "MatchInPlay", "MatchRater", "MatchRow", "MatchTaken",
-    "Matches", "PlayerRating", "Players", "RunRow", "TournamentRuns", "default_history_path",
+    "Matches", "PlayerRating", "Players", "RunRow", "SanctionRow", "ServerRecords",
+    "TournamentRuns", "default_history_path",
 ]
 
 
@@ -61,6 +65,7 @@ class History:
             self.players = Players(self.db, rater, self.path)
             self.matches = Matches(self.db, self.path, self.players, self._timed)
             self.tournaments = TournamentRuns(self.db, self.path)
+            self.records = ServerRecords(self.db)
             if rater is not None and self.players.needs_rating():
                 self.rebuild_ratings()
         except (OSError, sqlite3.Error) as exc:

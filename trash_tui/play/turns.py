@@ -15,14 +15,48 @@ shown the same way whoever made it. A move typed while the board is busy is kept
 most, the last) and played when the board is free again, if it is still legal
 (``KeptMove``). Time comes from a ``Clock``: the board's timers in the app, a fake one in
 the tests, so the driver is tested without Textual.
+
+The timings are here too, for every board and the server's tables alike: ``BOT_DELAYS``
+(a local bot's decision, by the animation setting) and ``TABLE_PACE`` (a shared table's:
+the server's pacer plays a bot or a stand-in ``bot_delay`` after the last move, and the
+first move of a new deal ``deal_pause`` after the last one of the deal before, while the
+deal's summary is up on every screen; the welcome sends the server's ``Pace``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 Move = Callable[[], object]
+#: Seconds before a local bot's decision, by the animation setting (both games' boards).
+BOT_DELAYS = {"off": 0.0, "fast": 0.12, "normal": 0.45}
+
+
+@dataclass(frozen=True)
+class Pace:
+    """A shared table's pace, the same on the server and on its clients' screens:
+    ``bot_delay`` seconds before a bot's or a stand-in's move, and ``deal_pause`` seconds
+    from a deal's last move to the next deal's first (the summary is up that long)."""
+
+    bot_delay: float = 0.8
+    deal_pause: float = 4.0
+
+    def to_dict(self) -> dict[str, float]:
+        return {"bot_delay": self.bot_delay, "deal_pause": self.deal_pause}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Pace:
+        """The pace a welcome sent (the default for anything missing or wrong)."""
+        found = data if isinstance(data, dict) else {}
+        values = {key: float(value) for key, value in found.items()
+                  if key in ("bot_delay", "deal_pause") and isinstance(value, int | float)
+                  and not isinstance(value, bool) and 0 <= value <= 60}
+        return cls(**values)
+
+
+TABLE_PACE = Pace()
 
 
 class Cancellable(Protocol):

@@ -1,5 +1,6 @@
-"""The server's limits: new connections per address (a token bucket), session slots, and
-how many lines a flood of refused connections may write (``LogThrottle``).
+"""The server's limits: new connections per address (a token bucket: the table service's
+``TokenBucket``), session slots, and how many lines a flood of refused connections may
+write (``LogThrottle``, a bucket too).
 
 Addresses are grouped the way one client usually holds them: an IPv4 address alone, an
 IPv6 address by its /64 network. Both classes take a clock so tests can drive time.
@@ -11,6 +12,8 @@ import ipaddress
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
+
+from trash_tui.tables.rates import TokenBucket
 
 #: At most this many addresses are remembered by the rate limiter (the least recently
 #: seen are forgotten first; a forgotten address starts again with a full bucket).
@@ -44,30 +47,31 @@ def client_key(address: str) -> str:
 
 
 class RateLimiter:
-    """A token bucket per address: ``per_minute`` connections at once, refilled at
-    ``per_minute`` a minute."""
+    """A token bucket per address (``TokenBucket``, the table service's too):
+    ``per_minute`` connections at once, refilled at ``per_minute`` a minute."""
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = float(per_minute)
-        self.rate = per_minute / 60.0  # tokens a second
+        self.per_minute = per_minute
         self.clock = clock
-        # per address: tokens, when they were counted, refusals in a row
-        self.buckets: OrderedDict[str, tuple[float, float, int]] = OrderedDict()
+        # per address: its bucket, and how many connections in a row it has had refused
+        self.buckets: OrderedDict[str, tuple[TokenBucket, int]] = OrderedDict()
+
+    def set_rate(self, per_minute: int) -> None:
+        """A new limit (a reload): every address's bucket takes it."""
+        self.per_minute = per_minute
+        for bucket, _refused in self.buckets.values():
+            bucket.set_rate(per_minute, per_minute / 60.0)
 
     def take(self, address: str) -> tuple[bool, int]:
         """Take a token for a new connection from ``address``: (whether there was one,
         how many connections in a row have been refused, this one included)."""
         key = client_key(address)
-        now = self.clock()
-        tokens, last, refused = self.buckets.pop(key, (self.capacity, now, 0))
-        tokens = min(self.capacity, tokens + (now - last) * self.rate)
-        allowed = tokens >= 1.0
-        if allowed:
-            tokens -= 1.0
-            refused = 0
-        else:
-            refused += 1
-        self.buckets[key] = (tokens, now, refused)
+        bucket, refused = self.buckets.pop(key, (None, 0))
+        if bucket is None:
+            bucket = TokenBucket.per_minute(self.per_minute, self.clock)
+        allowed = bucket.take()
+        refused = 0 if allowed else refused + 1
+        self.buckets[key] = (bucket, refused)
         while len(self.buckets) > MAX_TRACKED_ADDRESSES:
             self.buckets.popitem(last=False)
         return allowed, refused
@@ -121,23 +125,15 @@ class LogThrottle:
     ``pending``'s summary)."""
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = float(per_minute)
-        self.rate = per_minute / 60.0
-        self.clock = clock
-        self.tokens = self.capacity
-        self.last = clock()
+        self.bucket = TokenBucket.per_minute(per_minute, clock)
         self.left_out = 0  # lines not written since the last one that was
 
     def admit(self) -> int | None:
         """None: leave this line out (it is counted). Else write it, with the number of
         lines left out before it."""
-        now = self.clock()
-        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1.0:
+        if not self.bucket.take():
             self.left_out += 1
             return None
-        self.tokens -= 1.0
         left_out, self.left_out = self.left_out, 0
         return left_out
 

@@ -97,18 +97,17 @@ async def _apply(state: ServerState, config: ServerConfig, port: int) -> None:
     state.slots.total, state.slots.per_address = config.max_sessions, config.sessions_per_ip
     state.connection_slots.total = config.max_connections
     state.connection_slots.per_address = config.connections_per_ip
-    state.rate.capacity = float(config.connections_per_minute)
-    state.rate.rate = config.connections_per_minute / 60.0
+    state.rate.set_rate(config.connections_per_minute)
     state.limits = SessionLimits(config.session_cpu_seconds,
                                  config.session_memory_mb * 1024 * 1024)
     tables = state.tables
-    tables.limits = replace(tables.limits, max_tables=config.max_tables,
-                            tables_per_player=config.tables_per_player,
-                            spectators_per_table=config.spectators_per_table,
-                            chat_per_minute=config.chat_per_minute,
-                            empty_timeout=config.table_empty_timeout)
     # (the machine's name may take a DNS look-up)
-    tables.public_address = await asyncio.to_thread(public_address, config, port)
+    tables.reconfigure(replace(tables.limits, max_tables=config.max_tables,
+                               tables_per_player=config.tables_per_player,
+                               spectators_per_table=config.spectators_per_table,
+                               chat_per_minute=config.chat_per_minute,
+                               empty_timeout=config.table_empty_timeout),
+                       await asyncio.to_thread(public_address, config, port))
 
 
 async def _motd(state: ServerState) -> str | None:

@@ -71,17 +71,20 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
 
-from trash_tui.admin import seen, store
+from trash_tui.admin import seen
 from trash_tui.admin.commands import AdminCommands
 from trash_tui.admin.console import AdminConsole
 from trash_tui.admin.metrics import ServerMetrics
-from trash_tui.admin.moderation import Moderation
+from trash_tui.admin.moderation import Moderation, Sanction
+from trash_tui.admin.server_side import Place
 from trash_tui.history import HistoryError
+from trash_tui.history.records import MOTD
 from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh import recording
@@ -128,6 +131,7 @@ from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
 from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
+from trash_tui.tables.worker import Worker
 from trash_tui.text import clean
 
 STOP_GRACE = 5.0  # seconds the apps have to exit when the server stops (the players are told)
@@ -160,6 +164,9 @@ _GAME = "trash_game_connection"  # the connection's extra-info key for its GameC
 KICK_GRACE = 6.0  # seconds a kicked session's app has to say goodbye before it is killed
 CPU_SAMPLE_EVERY = 5.0  # seconds between two samples of the sessions' CPU time
 GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauges
+#: bytes an app has written once its first screen is up (a session with no table link yet
+#: is booting before, in the lobby after)
+FIRST_SCREEN_BYTES = 4096
 
 
 @dataclass
@@ -218,16 +225,18 @@ class ServerState:
         self.console: AdminConsole | None = None
         self.sampler: asyncio.Future[None] | None = None
         self.pruner: asyncio.Future[None] | None = None  # deletes recordings past their days
+        #: the one thread of the engine, the bots and the history database: the table
+        #: service's, the console's and this state's
+        self.worker = Worker(config.history)
         self.tables = TableService(config.history, TableLimits(
             max_tables=config.max_tables, tables_per_player=config.tables_per_player,
             spectators_per_table=config.spectators_per_table,
             chat_per_minute=config.chat_per_minute, empty_timeout=config.table_empty_timeout,
             chat_days=config.chat_days),
-            report=self.report, public_address=address)
-        self.tables.moderation = self.moderation
-        self.tables.on_move = self.metrics.move
-        self.tables.on_report = self.metrics.reports.inc
-        self.tables.note = self.reporter.report  # (a player's report is not an error)
+            report=self.report, public_address=address, worker=self.worker,
+            mutes=self.moderation, on_move=self.metrics.move,
+            on_report=self.metrics.reports.inc,
+            note=self.reporter.report)  # (a player's report is not an error)
         self.metrics.read_gauges = self.gauges_from_any_thread
         self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
@@ -301,29 +310,39 @@ class ServerState:
 
         async def count() -> None:
             try:
-                history = self.tables._history()
-                await self.tables.run(lambda: seen.record(history, identity, address))
+                await self.worker.db(lambda history: seen.record(history, identity, address))
             except Exception as exc:  # (a full disk must not end the connection)
                 self.report(f"cannot count a connection in the history: {exc}")
 
-        self.tables.spawn(count())
+        self.worker.spawn(count())
 
     def refused(self, reason: str) -> None:
         """Count a refused connection or session (the reason is the server's own words)."""
         self.metrics.refused.labels(reason=reason).inc()
 
+    @property
+    def history_path(self) -> Path:
+        return self.config.history
+
+    def place(self, session: Session) -> Place | None:
+        """Where a running session is (None before its app has started): at the table
+        service, where its app is; with no link yet, booting, or in the lobby once its
+        app has drawn a first screen (``FIRST_SCREEN_BYTES``)."""
+        if session.child is None:
+            return None
+        client = self.tables.client_of(session.token)
+        if client is not None:
+            return Place(client.where(), self.tables.where(client), client.name)
+        state = "lobby" if session.child.written >= FIRST_SCREEN_BYTES else "booting"
+        return Place(state, state, "")
+
     def gauges(self) -> dict[str, dict[str, int]]:
         """Sessions by where they are, tables by status, sanctions in force."""
         sessions: dict[str, int] = {}
         for session in self.sessions:
-            if session.child is None:
-                continue
-            client = self.tables.client_of(session.token)
-            if client is not None:
-                where = self.tables.where_state(client)
-            else:
-                where = "lobby" if session.child.written >= 4096 else "booting"
-            sessions[where] = sessions.get(where, 0) + 1
+            place = self.place(session)
+            if place is not None:
+                sessions[place.state] = sessions.get(place.state, 0) + 1
         tables: dict[str, int] = {}
         for table in self.tables.tables.values():
             tables[table.status] = tables.get(table.status, 0) + 1
@@ -363,7 +382,7 @@ class ServerState:
             count += 1
             self.metrics.kicks.inc()
             told = self.tables.kick(session.token, why)
-            self.tables.spawn(self._end_kicked(session, KICK_GRACE if told else 0.0))
+            self.worker.spawn(self._end_kicked(session, KICK_GRACE if told else 0.0))
         return count
 
     def end_for_stop(self, session: Session) -> None:
@@ -384,7 +403,7 @@ class ServerState:
         if child is None and not (session.token and process is not None):
             return  # not started: being refused, or about to be (with STOPPING_MESSAGE)
         session.told = True
-        notice = self.tables.notice
+        notice = self.tables.desk.notice
         said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
         seat = self.seat_kept(session)
         paragraphs = stopping_text(seat, self.come_back(session, seat), said)
@@ -921,17 +940,16 @@ async def _start_operator_side(state: ServerState) -> None:
     the admin socket, the metrics endpoint (if configured) and the CPU sampler."""
     service = state.tables
     state.loop = asyncio.get_running_loop()
-    history = service._history()
     try:
-        for sanction in await service.run(lambda: store.sanctions_in_force(history)):
-            state.moderation.add(sanction)
-        service.motd = await service.run(lambda: store.setting(history, store.MOTD))
-        await service.run(lambda: seen.prepare(history))  # (an older database: upgraded)
+        for row in await state.worker.db(lambda history: history.records.sanctions_in_force()):
+            state.moderation.add(Sanction(*row))
+        service.set_motd(await state.worker.db(lambda history: history.records.setting(MOTD)))
     except Exception as exc:
         raise ServeError(f"{state.config.history}: cannot read the bans: {exc}") from None
     if state.config.motd_file is not None:  # (the file's wins over the last one set)
-        service.motd = read_motd_file(state.config.motd_file)
-    history.write_observer = state.metrics.write_timed
+        service.set_motd(read_motd_file(state.config.motd_file))
+    if state.worker.history is not None:
+        state.worker.history.write_observer = state.metrics.write_timed
     console = AdminConsole(state.config.admin_path, state.admin.run, state.report)
     try:
         await console.start()
@@ -1095,6 +1113,6 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     server = RunningServer(acceptor, state, host_key)
     state.port = server.port
     if config.public_port is None:  # (port 0: the port listened on is known now)
-        state.tables.public_address = (address[0], server.port)
+        state.tables.reconfigure(state.tables.limits, (address[0], server.port))
     server.take_error_handlers()
     return server

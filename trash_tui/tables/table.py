@@ -10,7 +10,8 @@ table plays on while anyone (a player or a spectator) is connected to it, and wa
 nobody is.
 
 This module holds the table's state and rules of the game around the match (who may sit,
-start, act); ``service.py`` does the talking, the timers and the saving.
+start, act); ``rooms.py`` who goes where, ``pacer.py`` its pace, ``service.py`` the
+rest.
 """
 
 from __future__ import annotations
@@ -189,6 +190,8 @@ class Table:
     # stand-in plays for them) until ``held_until`` (loop time)
     held: set[str] = field(default_factory=set)
     held_until: float = 0.0
+    starting: bool = False  # its match is being set up (nobody else sits down now)
+    resume_at: float = 0.0  # a deal has ended: no move before this (loop time; the summary)
 
     def met(self, identity: str | None, name: str) -> None:
         """``identity`` was at the table (sat, watched or chatted) as ``name``: a report

@@ -59,9 +59,9 @@ from trash_tui.neighbor.engine import (
 from trash_tui.neighbor.narrate import narrate, says
 from trash_tui.play.controller import saving_problem
 from trash_tui.play.neighbor_controller import NeighborController
-from trash_tui.play.turns import BotTurns, KeptMove, TurnDriver
+from trash_tui.play.turns import BOT_DELAYS, BotTurns, KeptMove, TurnDriver
 
-BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
+BOT_DELAY = BOT_DELAYS  # before a bot's decision (play/turns.py: every board's)
 FLICKER = {"off": (0, 0.0), "fast": (3, 0.04), "normal": (5, 0.07)}  # (faces, seconds each)
 #: The key that uncovers each marker on a 7 (Textual key names), and how it is shown.
 MARKER_KEYS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 8: "8", 9: "9", 10: "0",

@@ -52,12 +52,13 @@ from trash_tui.app.shared.people import PeopleScreen
 from trash_tui.app.trash.board import CHAIN_STEP, BoardScreen
 from trash_tui.app.trash.endings import StandingsScreen
 from trash_tui.app.widgets.game_log import GameLog
-from trash_tui.play.turns import Move
+from trash_tui.play.turns import TABLE_PACE, Move
 from trash_tui.rules import Rules
 from trash_tui.standing import final_places
 from trash_tui.text import clean
 
-SUMMARY_SECONDS = 5.0  # an end-of-deal summary at a shared table closes by itself
+#: an end-of-deal summary at a shared table closes by itself when the table resumes
+SUMMARY_SECONDS = TABLE_PACE.deal_pause
 RATINGS_WAIT = 3.0  # seconds the standings wait for the service's word on the result
 CATCH_UP = 3  # updates waiting beyond this are shown without their chains' steps
 NOTICE_SECONDS = 20.0  # the table's notices (who left, who is back) go after this long

@@ -65,7 +65,7 @@ from trash_tui.engine.narrate import describe_event, says
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
 from trash_tui.play.controller import TrashTable, saving_problem
-from trash_tui.play.turns import BotTurns, KeptMove, MoveSource, TurnDriver
+from trash_tui.play.turns import BOT_DELAYS, BotTurns, KeptMove, MoveSource, TurnDriver
 from trash_tui.rules import TRASH, WILD, Rules
 from trash_tui.settings import WILD_SLOT_KEYS, binding_keys
 from trash_tui.stats import wilson_interval
@@ -73,7 +73,7 @@ from trash_tui.stats import wilson_interval
 if TYPE_CHECKING:
     from trash_tui.app.app import TrashApp
 
-BOT_DELAY = {"off": 0.0, "fast": 0.12, "normal": 0.45}  # before a bot's decision
+BOT_DELAY = BOT_DELAYS  # before a bot's decision (play/turns.py: every board's)
 CHAIN_STEP = {"off": 0.0, "fast": 0.06, "normal": 0.22}  # between two steps of a chain
 _ACTION_KEYS = {
     "draw_stock": DRAW_STOCK, "draw_discard": DRAW_DISCARD, "swap": SWAP, "keep": KEEP,
