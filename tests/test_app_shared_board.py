@@ -69,8 +69,8 @@ async def test_the_tables_notices_go_after_a_while(tmp_path: Path,
     # (long enough to be seen on a busy machine: the check right after it is not timed)
     monkeypatch.setattr(board_module, "NOTICE_SECONDS", 3.0)
     async with bob_at_anns_table(tmp_path) as (_ann, _app, pilot, board):
-        board.on_table_notice(TableNotice({"op": "notice", "text": "Ann lost the connection."}))
-        assert "Ann lost the connection." in status(board)
+        board.post_message(TableNotice({"op": "notice", "text": "Ann lost the connection."}))
+        await until(pilot, lambda: "Ann lost the connection." in status(board))
         await until(pilot, lambda: "Ann lost the connection." not in status(board))
 
 
