@@ -7,6 +7,7 @@ Textual draws is what stock Textual draws (the snapshot suite passes both ways).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import os
 import pkgutil
@@ -54,8 +55,10 @@ def patched() -> Any:
 
 
 # --- one place -----------------------------------------------------------------------------
-def textual_private_names() -> set[str]:
-    """The private names Textual defines: its methods and the attributes it sets."""
+@functools.cache
+def textual_private_names() -> frozenset[str]:
+    """The private names Textual defines: its methods and the attributes it sets (read
+    once: the installed Textual does not change during the run)."""
     names: set[str] = set()
     for path in Path(textual.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -67,7 +70,7 @@ def textual_private_names() -> set[str]:
                 continue
             if name.startswith("_") and not name.startswith("__"):
                 names.add(name)
-    return names
+    return frozenset(names)
 
 
 def private_textual_uses() -> list[str]:
