@@ -64,6 +64,7 @@ DEFAULT_CPU_LIMIT = 600.0  # seconds of CPU for one bot process
 DEFAULT_MEMORY_LIMIT = 1024  # MiB of address space
 DEFAULT_FILE_LIMIT = 256  # open files
 QUIT_GRACE = 0.5  # seconds a bot has to exit by itself after quit
+EXIT_WAIT = 1.0  # seconds a bot that closed its output has to exit (else: still running)
 STDERR_TAIL = 4096  # bytes of standard error kept in memory
 LOG_LIMIT = 1 << 20  # bytes a bot's log file may grow to
 RUNNER_LINE = "=== "  # how the runner's own lines in a bot's log start
@@ -404,7 +405,7 @@ class BotProcess:
     def exited(self) -> BotProtocolError:
         """The error for a bot that closed its output or its input: how it ended."""
         try:
-            status = self.popen.wait(timeout=1.0)
+            status = self.popen.wait(timeout=EXIT_WAIT)
         except subprocess.TimeoutExpired:
             self.kill()
             detail = "closed its output while still running"

@@ -13,7 +13,7 @@ from typing import Any
 from trash_tui.engine.actions import parse_action
 from trash_tui.players.rater import open_history
 from trash_tui.tables.protocol import encode
-from trash_tui.tables.service import TableLimits, TableService
+from trash_tui.tables.service import MESSAGES_PER_SECOND, TableLimits, TableService
 
 FAST = TableLimits(bot_delay=0.0, deal_pause=0.0, empty_timeout=600.0)
 
@@ -105,24 +105,63 @@ class TableClient:
             await self.writer.wait_closed()
 
 
+async def next_message(clients: list[TableClient], deadline: float) -> None:
+    """Wait until one of ``clients`` receives a message (kept in its ``messages``); a
+    ``TimeoutError`` at ``deadline`` (the event loop's time)."""
+    left = deadline - asyncio.get_running_loop().time()
+    if left <= 0:
+        raise TimeoutError("no message came")
+    waits = [asyncio.ensure_future(client.receive(left)) for client in clients]
+    try:
+        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:  # a read cut short takes nothing from the stream
+            wait.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
+    for wait in done:
+        wait.result()  # (a closed connection or the deadline: raised here)
+
+
 async def play_out(clients: list[TableClient], timeout: float = 60.0,
                    choose: Callable[[list[int]], int] = min) -> dict[str, Any]:
-    """Let ``clients`` play (each the first legal action when it is their turn) until the
-    table's match is over; the last update."""
+    """Let ``clients`` play (each ``choose`` of the legal actions when it is their turn)
+    until the table's match is over; the last update. Each acts once on an update that
+    gives it the turn, as soon as it comes, and again only if the act was refused (an
+    ``error`` came after it: the rate limit, or the table moved on). Each keeps under the
+    service's message rate (a bucket like the service's, a little smaller)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        for client in clients:
-            await client.drain(0.01)
-            update = client.last_update()
-            if update and update["table"]["status"] == "finished":
-                return update
-            legal = client.my_turn()
-            if legal:
+    acted: dict[int, tuple[dict[str, Any], int]] = {}  # client -> (update, messages then)
+    rate = 0.9 * MESSAGES_PER_SECOND
+    tokens = dict.fromkeys(range(len(clients)), 2 * rate)  # a burst of 2 s worth
+    last = dict.fromkeys(range(len(clients)), loop.time())
+    try:
+        while True:
+            for index, client in enumerate(clients):
+                update = client.last_update()
+                if update and update["table"]["status"] == "finished":
+                    return update
+                legal = client.my_turn()
+                if not legal or update is None:
+                    continue
+                if index in acted and acted[index][0] is update:
+                    since = client.messages[acted[index][1]:]
+                    if not any(message["op"] == "error" for message in since):
+                        continue  # its act is on the way
+                    await asyncio.sleep(0.05)  # refused: a moment, then again
+                now = loop.time()
+                tokens[index] = min(2 * rate, tokens[index] + (now - last[index]) * rate)
+                last[index] = now
+                if tokens[index] < 1:  # (nothing is read meanwhile: the update stays its last)
+                    await asyncio.sleep((1 - tokens[index]) / rate)
+                    tokens[index], last[index] = 1.0, loop.time()
+                tokens[index] -= 1
+                acted[index] = (update, len(client.messages))
                 await client.send({"op": "act", "action": choose(legal),
-                                   "at": update["actions"] if update else None})
-                await client.drain(0.02)
-    raise TimeoutError("the match did not end")
+                                   "at": update["actions"]})
+            await next_message(clients, deadline)
+    except TimeoutError:
+        raise TimeoutError("the match did not end") from None
 
 
 async def ann_hosts(service: TableService, seats: list[str] | None = None,

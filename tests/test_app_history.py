@@ -3,6 +3,8 @@ step through a replay (Textual pilot; the history database is the test's own).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from board_helpers import summary_up
 
@@ -197,8 +199,8 @@ def test_a_match_rebuilt_from_its_saved_actions_is_the_same_match(tmp_path) -> N
         assert cursor.match.events == resumed.match.events
 
 
-def test_a_replay_cursor_goes_back_to_the_same_table() -> None:
-    with open_history(":memory:") as history:
+def test_a_replay_cursor_goes_back_to_the_same_table(tmp_path: Path) -> None:
+    with open_history(tmp_path / "history.sqlite3") as history:  # (":memory:" made a file)
         live = start_saved_match(history, "local", Rules(start_size=5), ["greedy", "greedy"],
                                  5)
         while not live.over:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from trash_tui.app import app as app_module
 from trash_tui.app.app import LobbyScreen, TrashApp, create_app
 from trash_tui.app.screens.remote import IDLE_EXIT_STATUS, GoodbyeScreen, NameScreen, name_problem
 from trash_tui.app.trash.board import BoardScreen
@@ -145,7 +146,9 @@ async def test_players_see_only_their_own_matches(tmp_path: Path) -> None:
         assert not alice_again.screen.query("Toast")  # the lobby says it: no toast
 
 
-async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) -> None:
+async def test_an_idle_player_is_told_goodbye_and_the_app_exits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "GOODBYE_SECONDS", 0.3)  # (3 s: not what is checked)
     with open_history(default_history_path()) as history:
         history.players.register_player(ALICE, "Alice")
     app = remote_app(ALICE, tmp_path / "a.toml", idle_timeout=0.2)
@@ -156,7 +159,10 @@ async def test_an_idle_player_is_told_goodbye_and_the_app_exits(tmp_path: Path) 
                 break
         assert isinstance(app.screen, GoodbyeScreen)
         assert "No key pressed" in str(app.screen.query_one("#goodbye").render())
-        await asyncio.sleep(3.3)
+        for _ in range(200):  # the app exits by itself once the goodbye has been read
+            if app.return_code is not None:
+                break
+            await asyncio.sleep(0.05)
     assert app.return_code == IDLE_EXIT_STATUS  # the SSH server logs the session as idle
     assert IDLE_EXIT_STATUS == SERVER_IDLE_STATUS
 

@@ -206,7 +206,9 @@ async def test_tables_of_the_same_name_can_be_told_apart_at_80_columns(
                                                    "preset": "kids"}})
         await ann.wait_for("created")
         await play_out([ann])
-        await asyncio.sleep(2.5)  # (Ann's message rate)
+        # (Ann's message rate, 20 a second after play_out's moves: her next two
+        # messages need a tenth of a second of it)
+        await asyncio.sleep(0.3)
         await ann.send({"op": "create", "config": {"seats": ["human", "human"]}})
         await ann.wait_for("created")
         for identity in ("key:bob", "key:dan"):

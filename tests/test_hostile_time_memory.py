@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from test_cli import assert_one_line_error, trash
 
+from bots import external, process
 from bots.cgroups import missing as group_missing
 from bots.sandbox import problem
 from trash_tui.players.rater import open_history
@@ -124,7 +125,12 @@ def test_a_slow_bot_forfeits_when_its_game_limit_runs_out(folder: Path) -> None:
 
 @pytest.mark.parametrize("sandbox", [pytest.param(True, marks=needs_sandbox), False])
 def test_a_tournament_of_stalling_bots_goes_on_with_their_forfeits(
-        folder: Path, sandbox: bool) -> None:
+        folder: Path, sandbox: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # None of these bots answers a match_end, and close_stdout never exits: how long the
+    # runner waits for either is not what this test checks (the tests above check the
+    # forfeits' one-line reasons), so it waits less (a tenth of 5 s, of 1 s).
+    monkeypatch.setattr(external, "NOTE_TIMEOUT", 0.5)
+    monkeypatch.setattr(process, "EXIT_WAIT", 0.2)
     # the entrants' folder apart from the organiser's (which a sandbox never shows)
     bots = "".join(f'[[bots]]\nname = "{name}"\ncommand = ["{sys.executable}", "{name}.py"]\n'
                    f'cwd = "{folder}"\nmove_limit = 0.3\n\n'

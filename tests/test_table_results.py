@@ -302,6 +302,8 @@ async def test_the_standings_box_puts_the_leaver_last_whoever_won_the_deal(
                 await pilot.pause(0.02)
             assert board.detached is None, board.detached
             assert isinstance(app.screen, StandingsScreen)
+            # (its lines are mounted a moment after it is pushed: a busy machine saw none)
+            await until(pilot, lambda: bool(app.screen.query("#standings-title")))
             shown = [str(label.render()) for label in app.screen.query(Label)]
             logged = [str(entry) for entry in board.query_one(GameLog).entries]
     places = board.shared.match.result.places

@@ -13,7 +13,7 @@ import asyncio
 import re
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -158,12 +158,15 @@ async def test_a_friend_whose_code_points_at_a_match_in_play_watches_that_table(
             history.players.register_player("key:ann", "Ann")
         ann = await TableClient.connect(service, "key:ann")
         await ann.send({"op": "create", "config": {"name": "Ann's table", "clock": 0,
-                                                   "seats": ["human", "random"]}})
+                                                   "seats": ["human", "random"],
+                                                   "preset": "kids"}})  # (a short match)
         await ann.wait_for("created")
         finished = await play_out([ann])  # the first table's match is over: still listed
         assert finished["table"]["status"] == "finished"
         make_fast(server, 0.3)  # the second table's moves come one by one
-        await asyncio.sleep(2.5)  # (Ann's message rate: play_out sent many moves)
+        # (Ann's message rate, 20 a second after play_out's moves: her next two
+        # messages need a tenth of a second of it)
+        await asyncio.sleep(0.3)
         await ann.send({"op": "create", "config": {"name": "Ann's table", "clock": 0,
                                                    "seats": ["human", "easy", "random"]}})
         created = await ann.wait_for("created")
@@ -200,8 +203,7 @@ async def test_a_friend_whose_code_points_at_a_match_in_play_watches_that_table(
             await asyncio.wait_for(_until(lambda: len(playing.controller.actions) > before + 2),
                                    STEP)
             moved = flat(pane.screen() or "")
-            await asyncio.sleep(1.0)
-            assert flat(pane.screen() or "") != moved or playing.controller.over
+            await sees_change(pane, moved, lambda: playing.controller.over)
 
             # the finished table, first in the list, is shown as finished
             pane.press("Escape")
@@ -220,3 +222,12 @@ async def test_a_friend_whose_code_points_at_a_match_in_play_watches_that_table(
 async def _until(check) -> None:
     while not check():
         await asyncio.sleep(0.05)
+
+
+async def sees_change(pane: TmuxPane, shown: str, over: Callable[[], bool]) -> None:
+    """Wait (the event loop free meanwhile) until the pane shows other than ``shown``,
+    or ``over()``; AssertionError after STEP seconds."""
+    deadline = time.monotonic() + STEP
+    while flat(await asyncio.to_thread(pane.screen) or "") == shown and not over():
+        assert time.monotonic() < deadline, f"the screen stayed as it was for {STEP:g} s"
+        await asyncio.sleep(0.1)

@@ -7,6 +7,7 @@ Textual draws is what stock Textual draws (the snapshot suite passes both ways).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import os
@@ -56,8 +57,10 @@ def patched() -> Any:
 
 
 # --- one place -----------------------------------------------------------------------------
-def textual_private_names() -> set[str]:
-    """The private names Textual defines: its methods and the attributes it sets."""
+@functools.cache
+def textual_private_names() -> frozenset[str]:
+    """The private names Textual defines: its methods and the attributes it sets (read
+    once: the installed Textual does not change during the run)."""
     names: set[str] = set()
     for path in Path(textual.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -69,7 +72,7 @@ def textual_private_names() -> set[str]:
                 continue
             if name.startswith("_") and not name.startswith("__"):
                 names.add(name)
-    return names
+    return frozenset(names)
 
 
 def private_textual_uses() -> list[str]:
@@ -438,11 +441,13 @@ async def test_a_quiet_driver_that_does_not_fit_runs_textuals_own_loop(
 @stock_only
 def test_the_snapshot_suite_passes_with_the_patches_applied() -> None:
     """Every snapshot drawn with the speed-ups (as the SSH sessions draw) is the same as
-    drawn by stock Textual (this suite's own run)."""
+    drawn by stock Textual (this suite's own run). (This file's own tests are not run
+    again there: each one applies the patches itself or does not draw, so this suite's
+    run of them is the same check.)"""
     env = {**os.environ, "TRASH_TEXTUAL_PATCHES": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "tests/test_app_snapshots.py", "tests/test_textual_compat.py"],
+         "-p", "no:hypothesispytest", "tests/test_app_snapshots.py"],  # (no Hypothesis there)
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "snapshots passed" in result.stdout and "failed" not in result.stdout

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
 #: its keys went unanswered for more than 15 s (3 of 3 tries; 0 of 4 at nice 5).
 REMOTE_NICENESS = 5
 NAME_PROMPT = "name-prompt"  # a new player's name prompt, installed until it is done
+GOODBYE_SECONDS = 3.0  # how long the goodbye stays up before the app exits
 
 
 class TrashApp(App[None]):
@@ -435,13 +436,15 @@ class TrashApp(App[None]):
         self.say_goodbye("This session has used all the computer time the server gives one "
                          f"session. {self.saved_where()}", delay=2.0)
 
-    def say_goodbye(self, message: str, delay: float = 3.0, status: int = 0) -> None:
-        """Show ``message`` over everything, then exit with ``status``."""
+    def say_goodbye(self, message: str, delay: float | None = None, status: int = 0) -> None:
+        """Show ``message`` over everything, then exit with ``status`` after ``delay``
+        seconds (default ``GOODBYE_SECONDS``)."""
         if self.leaving:
             return
         self.leaving = True
         self.push_screen(GoodbyeScreen(message))
-        self.set_timer(delay, lambda: self.exit(return_code=status))
+        self.set_timer(GOODBYE_SECONDS if delay is None else delay,
+                       lambda: self.exit(return_code=status))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_tournaments":  # tournaments use the server's CPU: not over
