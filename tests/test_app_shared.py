@@ -95,7 +95,9 @@ async def bob_at_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, 
         ann, created = await ann_hosts(service)
         app = player_app(service, "key:bob", join=created["code"])
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            # (up: composed, not only pushed, so that what it shows can be asked)
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen)
+                        and app.screen.is_mounted)
             board = app.screen
             assert isinstance(board, SharedBoardScreen)
             yield ann, app, pilot, board

@@ -99,6 +99,40 @@ class BoardPart(Protocol):
         ...
 
 
+class NoPart(BoardPart):
+    """The part of a board that has none (a local game's): it adds nothing."""
+
+    def started(self) -> None:
+        pass
+
+    def key_pressed(self, event: events.Key) -> None:
+        pass
+
+    def clicked(self) -> None:
+        pass
+
+    def covered(self) -> None:
+        pass
+
+    def notices(self) -> list[str]:
+        return []
+
+    def status(self, text: str) -> str:
+        return text
+
+    def allows(self, action: str) -> bool | None:
+        return None
+
+    def holds_line(self, event: tuple) -> bool:
+        return False
+
+    def standings_ready(self) -> bool:
+        return True
+
+    def standings(self, lines: list[str]) -> list[str]:
+        return lines
+
+
 class BoardShell(Screen[None], ShowsMatch):
     """A game in play, around its view (see the module's docstring)."""
 
@@ -107,7 +141,7 @@ class BoardShell(Screen[None], ShowsMatch):
         super().__init__()
         self.game = controller
         self.savers = savers  # the local game's savers (a list the app may still fill)
-        self.part = part
+        self.part: BoardPart = part or NoPart()
         self.driver = TurnDriver(source, self.show_move, ScreenClock(self),
                                  when_free=self.take_kept)
         self.kept = KeptMove()  # a move key pressed while the board was busy
@@ -136,8 +170,7 @@ class BoardShell(Screen[None], ShowsMatch):
     # --- the board's life -----------------------------------------------------------------
     def on_mount(self) -> None:
         self.refresh_view()
-        if self.part is not None:
-            self.part.started()
+        self.part.started()
         self.driver.poke()
         self.set_interval(CHECK_EVERY, self.check_taken)
 
@@ -147,8 +180,7 @@ class BoardShell(Screen[None], ShowsMatch):
     def on_screen_suspend(self) -> None:
         """Another screen is over the board (rules, the size guard, ...): nothing is
         played until it is back on top."""
-        if self.part is not None:
-            self.part.covered()
+        self.part.covered()
         self.driver.hold("covered")
 
     def on_screen_resume(self) -> None:
@@ -165,16 +197,14 @@ class BoardShell(Screen[None], ShowsMatch):
     def on_key(self, event: events.Key) -> None:
         """Any key goes to the part first (a shared table's: a seat taken back, esc's
         question answered), then to the view's ``key_pressed``."""
-        if self.part is not None:
-            self.part.key_pressed(event)
+        self.part.key_pressed(event)
         self.key_pressed(event)
 
     def key_pressed(self, event: events.Key) -> None:
         """A key reached the board, besides its bindings (the view's, if it needs one)."""
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        if self.part is not None:
-            self.part.clicked()
+        self.part.clicked()
 
     # --- moves ------------------------------------------------------------------------------
     def take(self, action: int) -> None:
@@ -241,21 +271,6 @@ class BoardShell(Screen[None], ShowsMatch):
         if it waits for something, is ready)."""
         if self.standings_shown or not self.is_active:
             return
-        if self.part is not None and not self.part.standings_ready():
-            return
-        self.standings_shown = self.open_standings()
-
-    def standings_lines(self, lines: list[str]) -> list[str]:
-        """The standings' ``lines``, with what the board's part adds."""
-        return self.part.standings(lines) if self.part is not None else lines
-
-    def part_allows(self, action: str) -> bool | None:
-        """The part's word on offering ``action`` (None: it has none)."""
-        return self.part.allows(action) if self.part is not None else None
-
-    def with_part_status(self, text: str) -> str:
-        return self.part.status(text) if self.part is not None else text
-
-    def part_notices(self) -> list[str]:
-        return self.part.notices() if self.part is not None else []
+        if self.part.standings_ready():
+            self.standings_shown = self.open_standings()
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import Input
 
+from trash_tui.app.screens.board_shell import BoardPart
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text
 from trash_tui.app.shared.controller import SharedTableController
 from trash_tui.app.shared.link import TablesLink
@@ -47,7 +48,7 @@ LEAVE_SECONDS = 10  # esc's question "Leave the table?" holds this long (it says
 TABLE_ACTIONS = ("chat", "mute", "people")
 
 
-class SharedTable:
+class SharedTable(BoardPart):
     """The table's part of ``board``: its chat, people, notices, seat and leave question,
     and the ratings the standings wait for."""
 

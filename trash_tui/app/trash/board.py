@@ -187,7 +187,7 @@ class TrashBoard(BoardShell, SaysLines):
         lines = [f"⚠ {self.problem}"] if self.problem else []
         if self.notice:
             lines.append(self.notice)
-        return [*lines, *self.part_notices()]
+        return [*lines, *self.part.notices()]
 
     def set_status(self, text: str) -> None:
         """Say ``text`` on the status line, under the notices. Only a change repaints it.
@@ -235,7 +235,7 @@ class TrashBoard(BoardShell, SaysLines):
     def narrate(self, event: tuple) -> str | None:
         """The log's line for ``event`` (None: no line of its own, or one the board's part
         writes later)."""
-        if self.part is not None and self.part.holds_line(event):
+        if self.part.holds_line(event):
             return None
         return self.event_line(event)
 
@@ -289,7 +289,7 @@ class TrashBoard(BoardShell, SaysLines):
 
     def status_text(self) -> str:
         """What to do now, the status line's last line (as the board's part has it)."""
-        return self.with_part_status(self.game_status())
+        return self.part.status(self.game_status())
 
     def game_status(self) -> str:
         controller = self.controller
@@ -340,7 +340,7 @@ class TrashBoard(BoardShell, SaysLines):
         """Only legal actions are offered: the others are hidden from the footer. While
         the summary of a deal is up, its key is the board's only one (the rules' key is the
         app's)."""
-        allowed = self.part_allows(action)
+        allowed = self.part.allows(action)
         if allowed is not None:
             return allowed
         summary_keys = ("close_summary", "peek_table")
@@ -496,7 +496,7 @@ class TrashBoard(BoardShell, SaysLines):
         lines = self.standings()
         if not lines:
             return False
-        self.app.switch_screen(StandingsScreen(self.standings_lines(lines)))
+        self.app.switch_screen(StandingsScreen(self.part.standings(lines)))
         return True
 
     def standings(self) -> list[str]:
