@@ -12,9 +12,13 @@ The shell owns what does not depend on the game:
 - cover and resume: nothing is played while another screen is over the board, and the
   game goes on (or its standings come) when the board is back on top;
 - the standings hand-off at the end, once, when the board is on top;
-- its *part*, when it has one: a ``BoardPart`` (a shared table's chat line, people,
-  notices, leave question and ratings wait: ``trash_tui.app.shared.table``) is told of
-  the board's keys, clicks, cover and end, and adds to its status line and keys.
+- its *part*: a ``BoardPart`` (a shared table's chat line, people, notices, leave
+  question and ratings wait: ``trash_tui.app.shared.table_part``; a local board's is
+  ``NoPart``, which adds nothing) is told of the board's start, keys, clicks and cover,
+  adds lines and keys of its own, and may hold a log line or the standings back. The
+  shell owns the handlers of a board's life (``on_mount``, ``on_unmount``,
+  ``on_screen_suspend``, ``on_screen_resume``, ``on_key``, ``on_mouse_down``): Textual
+  runs the handler of every class in the chain, so a view defines none of them.
 
 The view draws the game and says what its moves look like: ``compose``, ``refresh_view``
 (the whole game as it is now), ``show_move`` (a move made and shown, step by step if it
