@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.app import App
 
-from trash_tui.app.trash.board import BoardScreen
+from trash_tui.app.trash.board import TrashBoard
 
 
 def summary_up(app: App) -> bool:
     """The summary of a deal that just ended is over the board (its box is shown)."""
     screen = app.screen
-    return isinstance(screen, BoardScreen) and screen.summary_shown
+    return isinstance(screen, TrashBoard) and screen.summary_shown

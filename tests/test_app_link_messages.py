@@ -24,7 +24,7 @@ import trash_tui.app
 from trash_tui.app.app import create_app
 from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.screens.remote import GoodbyeScreen
-from trash_tui.app.shared import board as board_module
+from trash_tui.app.shared import table_part as board_module
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.link import MESSAGES, Kicked, LinkLost, LinkUp
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
@@ -56,7 +56,7 @@ async def test_a_screen_that_fails_on_a_chat_line_still_shows_the_next_and_keeps
         await ann.send({"op": "chat", "text": "still here"})
         await until(pilot, lambda: "still here" in log_text(board))
         assert app.tables_link.connected
-        assert board.detached is None
+        assert board.table.detached is None
         assert "lost" not in str(board.query_one("#board-status").render())
         await pilot.press("c")
         await until(pilot, lambda: bool(board.query("#shared-chat")))

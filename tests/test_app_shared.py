@@ -95,7 +95,9 @@ async def bob_at_anns_table(tmp_path: Path) -> AsyncIterator[tuple[TableClient, 
         ann, created = await ann_hosts(service)
         app = player_app(service, "key:bob", join=created["code"])
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
+            # (up: composed, not only pushed, so that what it shows can be asked)
+            await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen)
+                        and app.screen.is_mounted)
             board = app.screen
             assert isinstance(board, SharedBoardScreen)
             yield ann, app, pilot, board
@@ -119,10 +121,10 @@ async def test_a_player_joins_from_the_ssh_user_name_and_plays_a_move(tmp_path: 
     async with bob_at_anns_table(tmp_path) as (ann, _app, pilot, board):
         await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
         await ann_plays_until_its_turn(ann, pilot, board)
-        before = len(board.shared.actions)
+        before = board.shared.move_count
         await pilot.press(board.key_for(board.shared.legal()[0]))
         await ann.wait_for("update", lambda m: m["actions"] > before)
-        await until(pilot, lambda: len(board.shared.actions) > before)
+        await until(pilot, lambda: board.shared.move_count > before)
 
 
 async def test_the_chat_line_says_escape_closes_it_and_escape_does(tmp_path: Path) -> None:

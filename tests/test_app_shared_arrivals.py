@@ -44,7 +44,7 @@ async def test_a_new_key_joining_by_code_names_itself_then_plays_chats_and_leave
             board = app.screen
             assert board.shared.names[:2] == ["Ann", "Bob"]
             await ann_plays_until_its_turn(ann, pilot, board)
-            before = len(board.shared.actions)
+            before = board.shared.move_count
             await pilot.press(board.key_for(board.shared.legal()[0]))
             await ann.wait_for("update", lambda m: m.get("actions", 0) > before)  # saved
 

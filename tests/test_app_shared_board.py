@@ -15,9 +15,10 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
     until,
 )
 
-from trash_tui.app.shared import board as board_module
-from trash_tui.app.shared.board import SharedBoardScreen, rating_lines
+from trash_tui.app.shared import table_part as board_module
+from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.link import ServerSay, TableNotice
+from trash_tui.app.shared.table_part import rating_lines
 from trash_tui.app.widgets.game_log import GameLog
 
 
@@ -56,12 +57,12 @@ async def test_a_board_whose_seat_is_taken_in_another_session_says_it_gets_no_up
             other = await TableClient.connect(service, "key:bob")  # Bob, a second session
             await other.send({"op": "join", "code": created["code"]})
             await other.wait_for("update")
-            await until(pilot, lambda: board.detached is not None)
+            await until(pilot, lambda: board.table.detached is not None)
             assert "no longer at this table" in status(board)
-            moves = len(board.shared.actions)
+            moves = board.shared.move_count
             await pilot.press("s")  # nothing is sent from a detached board
             await pilot.pause(0.2)
-            assert len(board.shared.actions) == moves
+            assert board.shared.move_count == moves
 
 
 async def test_the_tables_notices_go_after_a_while(tmp_path: Path,
@@ -210,3 +211,15 @@ async def test_a_second_notice_while_the_first_is_up_replaces_it_and_keeps_the_l
         await pilot.pause(1.3)
         assert not board.query("#server-notice")  # gone after the second's time
         assert board.query_one(GameLog) is log and log.region.area > 0
+
+
+async def test_the_command_palette_offers_no_hint_at_a_table_of_people(tmp_path: Path) -> None:
+    """The expert's hint is a local match's (the board's h key is hidden at a shared
+    table): the command palette does not offer it there either, even on the player's own
+    turn (issue 38: the shared board is no local board with a faked seed)."""
+    async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        await until(pilot, lambda: board.shared.playing)
+        titles = [command.title for command in app.get_system_commands(board)]
+        assert "Rules help" in titles  # (the palette's commands of a board)
+        assert "Hint" not in titles

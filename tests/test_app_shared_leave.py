@@ -19,7 +19,7 @@ from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
     until,
 )
 
-from trash_tui.app.shared import board as board_module
+from trash_tui.app.shared import table_part as board_module
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.link import TableNotice
 from trash_tui.app.shared.tables_screen import TablesScreen
@@ -65,9 +65,9 @@ async def while_the_bots_play(pilot, board: SharedBoardScreen) -> None:
         await pilot.pause(0.05)
         if board.shared.waiting_for_human and board.shared.legal() and \
                 not board.animating:
-            moves = len(board.shared.actions)
+            moves = board.shared.move_count
             await pilot.press(BoardScreen.key_for(board.shared.legal()[0]))
-            await until(pilot, lambda moves=moves: len(board.shared.actions) > moves)
+            await until(pilot, lambda moves=moves: board.shared.move_count > moves)
         elif not board.shared.waiting_for_human and board.shared.playing:
             return
     raise AssertionError("the bots never got a turn")
@@ -80,8 +80,8 @@ async def test_the_second_escape_leaves_though_the_bots_moved_in_between(
         await pilot.press("escape")
         await pilot.pause()
         assert QUESTION in status(board)
-        moves = len(board.shared.actions)
-        await until(pilot, lambda: len(board.shared.actions) > moves)  # a bot plays
+        moves = board.shared.move_count
+        await until(pilot, lambda: board.shared.move_count > moves)  # a bot plays
         await pilot.pause(0.1)
         assert QUESTION in status(board)  # their moves did not erase the question
         await pilot.press("escape")

@@ -103,7 +103,8 @@ async def test_the_waiting_rooms_chat_is_on_the_board_once_the_match_begins(
             await carl.send({"op": "join", "code": code})
             await until(pilot, lambda: isinstance(app.screen, SharedBoardScreen))
             board = app.screen
-            await until(pilot, lambda: "ready" in log_text(board), limit=5)
+            await until(pilot, lambda: bool(board.query(GameLog)) and "ready" in
+                        log_text(board), limit=5)  # (pushed before it is composed)
             text = log_text(board)
             assert "Ann: shuffle well, Bob" in text and "Bob: ready" in text, text
 

@@ -295,12 +295,12 @@ async def test_the_standings_box_puts_the_leaver_last_whoever_won_the_deal(
             assert isinstance(board, SharedBoardScreen)
             await ann.send({"op": "leave"})
             for _ in range(3000):  # Bob plays the first legal move on each turn of his
-                if isinstance(app.screen, StandingsScreen) or board.detached:
+                if isinstance(app.screen, StandingsScreen) or board.table.detached:
                     break
                 if board.shared.waiting_for_human and not board.animating:
                     board.shared.play(min(board.shared.legal()))
                 await pilot.pause(0.02)
-            assert board.detached is None, board.detached
+            assert board.table.detached is None, board.table.detached
             assert isinstance(app.screen, StandingsScreen)
             # (its lines are mounted a moment after it is pushed: a busy machine saw none)
             await until(pilot, lambda: bool(app.screen.query("#standings-title")))

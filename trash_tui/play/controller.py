@@ -72,28 +72,28 @@ class MatchView(Protocol):
 
 @runtime_checkable
 class TrashTable(Protocol):
-    """What a Trash board asks of the match it shows: ``MatchController`` here, and a
-    shared table's controller (``trash_tui.app.shared.controller``) both declare it.
-    (Plain annotations, not properties: each controller may make them attributes or
-    properties.)"""
+    """What a Trash board shows and plays of the match: ``MatchController`` here, and a
+    shared table's controller (``trash_tui.app.shared.controller``) both declare it, each
+    with every field its own. What only a local match has (its seed for the hint, its
+    saved actions and savers, its bots' steps) is the local board's to ask of
+    ``MatchController``, not part of this. (Plain annotations, not properties: each
+    controller may make them attributes or properties.)"""
 
     rules: Rules
-    seed: int
-    actions: list[Any]
-    listeners: Sequence[Any]
     match: MatchView
     names: list[str]
     over: bool
     to_move: int
     waiting_for_human: bool
+    #: How many actions the match has had (a question asked at one of them is not asked
+    #: again at the same one).
+    move_count: int
 
     def observation(self, seat: int | None = None) -> Observation: ...
 
     def legal(self) -> tuple[int, ...]: ...
 
     def play(self, action: int) -> int: ...
-
-    def step_bot(self) -> int: ...
 
 
 class MatchController(TrashTable):
@@ -116,6 +116,10 @@ class MatchController(TrashTable):
     @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    @property
+    def move_count(self) -> int:
+        return len(self.actions)
 
     @property
     def over(self) -> bool:

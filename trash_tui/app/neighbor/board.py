@@ -11,12 +11,14 @@ every roll first shows a few cosmetic dice faces (from the screen's own
 ``random.Random``, never the game's dice) unless the animation is off; a key pressed
 while the dice roll is kept and taken when they stop. The end of the
 game opens the standings over the board; closing them goes back to the lobby.
+``NeighborBoardScreen`` is the dice game's view in the board shell
+(``screens/board_shell.py``: the pace, kept keys, "taken", saving problems, cover and
+resume and the standings hand-off are the shell's, as on the card table).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -25,7 +27,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from trash_tui.app.neighbor.dialogs import (
@@ -44,10 +45,9 @@ from trash_tui.app.neighbor.widgets import (
     last_roll,
     side_width,
 )
-from trash_tui.app.screens.roles import ShowsMatch
+from trash_tui.app.screens.board_shell import BoardShell, bot_delay
 from trash_tui.app.widgets.footer import TrashFooter
-from trash_tui.app.widgets.held import CHECK_EVERY, taken_elsewhere, taken_line
-from trash_tui.app.widgets.screen_clock import ScreenClock
+from trash_tui.app.widgets.held import taken_line
 from trash_tui.engine.rng import derive_seed
 from trash_tui.neighbor.engine import (
     MARKERS,
@@ -57,11 +57,9 @@ from trash_tui.neighbor.engine import (
     uncover_marker,
 )
 from trash_tui.neighbor.narrate import narrate, says
-from trash_tui.play.controller import saving_problem
 from trash_tui.play.neighbor_controller import NeighborController
-from trash_tui.play.turns import BOT_DELAYS, BotTurns, KeptMove, TurnDriver
+from trash_tui.play.turns import BotTurns, Move
 
-BOT_DELAY = BOT_DELAYS  # before a bot's decision (play/turns.py: every board's)
 FLICKER = {"off": (0, 0.0), "fast": (3, 0.04), "normal": (5, 0.07)}  # (faces, seconds each)
 #: The key that uncovers each marker on a 7 (Textual key names), and how it is shown.
 MARKER_KEYS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 8: "8", 9: "9", 10: "0",
@@ -71,7 +69,7 @@ KEY_DISPLAY = {marker: {10: "0", 11: "-", 12: "="}.get(marker, str(marker))
 UNCOVER_GROUP = Binding.Group("Uncover")
 
 
-class NeighborBoardScreen(Screen[None], ShowsMatch):
+class NeighborBoardScreen(BoardShell):
     """A game of Help Your Neighbor in play."""
 
     DEFAULT_CSS = """
@@ -92,20 +90,13 @@ class NeighborBoardScreen(Screen[None], ShowsMatch):
     ]
 
     def __init__(self, controller: NeighborController, animation: str = "normal") -> None:
-        super().__init__()
+        super().__init__(controller, BotTurns(controller, bot_delay(animation)),
+                         savers=controller.listeners)
         self.controller = controller
-        self.delay = BOT_DELAY.get(animation, BOT_DELAY["normal"])
         self.flicker_faces, self.flicker_step = FLICKER.get(animation, FLICKER["normal"])
         # Cosmetic faces shown while the dice "roll": never the game's dice.
         self.flicker_random = random.Random(derive_seed(controller.seed, "dice-flicker"))
-        self.driver = TurnDriver(BotTurns(controller, self.delay), self.make_move,
-                                 ScreenClock(self), when_free=self.take_kept)
-        self.kept = KeptMove()  # a key pressed while the dice rolled
         self.rolling = False  # the dice are being shown rolling
-        self.standings_shown = False
-        self.problem_shown = False  # the history database's problem has been said
-        self.problem: str | None = None  # it, on the status line to the end of the game
-        self.taken: int | None = None  # the game's id once another window took it
         self.logged = 0  # events written to the log so far
 
     def compose(self) -> ComposeResult:
@@ -113,32 +104,14 @@ class NeighborBoardScreen(Screen[None], ShowsMatch):
             yield PlayersView(len(self.controller.seats), id="neighbor-players")
             with Vertical(id="neighbor-side"):
                 yield DiceView(id="neighbor-dice")
-                yield RichLog(id="neighbor-log", wrap=True, markup=False, min_width=20)
+                log = RichLog(id="neighbor-log", wrap=True, markup=False, min_width=20)
+                log.border_title = "Log"
+                yield log
         yield Static(id="neighbor-status", markup=False)
         yield TrashFooter()
 
     def match_rules(self) -> None:
         return None  # the dice game has no house rules
-
-    def on_mount(self) -> None:
-        self.query_one("#neighbor-log", RichLog).border_title = "Log"
-        self.refresh_view()
-        self.driver.poke()
-        self.set_interval(CHECK_EVERY, self.check_taken)
-
-    def check_taken(self) -> bool:
-        """Whether another window has taken this game: then this board is read-only
-        (nothing more is played here) and says so in one line."""
-        if self.taken is None and not self.controller.over:
-            self.taken = taken_elsewhere(self.controller.listeners)
-            if self.taken is not None:
-                self.driver.hold("taken")
-                self.kept.take()
-                self.refresh_view()
-        return self.taken is not None
-
-    def on_unmount(self) -> None:
-        self.driver.stop()
 
     def on_resize(self, event: Resize) -> None:
         self.query_one("#neighbor-side").styles.width = self.side_width(event.size)
@@ -222,31 +195,11 @@ class NeighborBoardScreen(Screen[None], ShowsMatch):
             return marker in MARKERS and uncover_action(marker) in self.controller.legal()
         return True
 
-    def _take(self, action: int) -> None:
-        if self.check_taken():  # (asked before every move of this window's player)
-            self.app.bell()
-            return
-        if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
-            self.kept.keep(action)
-            return
-        if action not in self.controller.legal():
-            self.app.bell()
-            return
-        self.driver.play_now(lambda: self.controller.play(action))
-
-    def take_kept(self) -> bool:
-        """The dice have stopped: a key pressed meanwhile is taken if it is still legal."""
-        action = self.kept.take()
-        if action is None or action not in self.controller.legal():
-            return False
-        self._take(action)
-        return True
-
     def action_roll(self) -> None:
-        self._take(ROLL)
+        self.take(ROLL)
 
     def action_uncover(self, marker: int) -> None:
-        self._take(uncover_action(int(marker)))
+        self.take(uncover_action(int(marker)))
 
     def action_rules(self) -> None:
         self.app.push_screen(NeighborRulesScreen())
@@ -257,26 +210,26 @@ class NeighborBoardScreen(Screen[None], ShowsMatch):
     # --- clicks ----------------------------------------------------------------------
     def on_dice_view_dice_clicked(self, message: DiceView.DiceClicked) -> None:
         if ROLL in self.controller.legal():
-            self._take(ROLL)
+            self.take(ROLL)
 
     def on_player_panel_marker_clicked(self, message: PlayerPanel.MarkerClicked) -> None:
         controller = self.controller
         if controller.waiting_for_human and controller.phase == "uncover" and \
                 message.seat == controller.to_move:
-            self._take(uncover_action(message.marker))
+            self.take(uncover_action(message.marker))
 
     # --- moves, the dice rolling, bots and the end -----------------------------------
-    def make_move(self, move: Callable[[], object]) -> None:
+    def show_move(self, move: Move) -> None:
         """Make a move (the human's or a bot's) and show it: a roll first shows the dice
-        rolling (unless the animation is off), then the table; then the driver goes on
-        (``move_shown``)."""
+        rolling (unless the animation is off), then the table; then the shell's
+        ``move_done`` (the standings at the end)."""
         controller = self.controller
         name = controller.names[controller.to_move]
         start = len(controller.events)
         move()
         rolled = any(event[0] == "roll" for event in controller.events[start:])
         if not rolled or not self.flicker_faces:
-            self.move_shown()
+            self.move_done()
             return
         self.rolling = True
         self.query_one("#neighbor-status", Static).update(Text(f"{says(name, 'rolls')}…"))
@@ -287,58 +240,21 @@ class NeighborBoardScreen(Screen[None], ShowsMatch):
             return
         if not left:
             self.rolling = False
-            self.move_shown()
+            self.move_done()
             return
         faces = (self.flicker_random.randint(1, 6), self.flicker_random.randint(1, 6))
         self.query_one(DiceView).update_view(faces, f"{says(name, 'rolls')}…", rolling=True)
         self.set_timer(self.flicker_step, lambda: self._flicker(left - 1, name))
 
-    def move_shown(self) -> None:
-        """The move is on the table: the end of the game opens the standings (once the
-        board is on top), else the driver goes on."""
-        self.refresh_view()
-        self.show_problem()
-        if self.controller.over:
-            self.driver.stop()
-            if self.is_active:
-                self.show_standings()
-            return
-        self.driver.moved()
-
-    def show_problem(self) -> None:
-        """Say once if the game is no longer saved (the database, or another session)."""
-        problem = None if self.problem_shown else saving_problem(self.controller.listeners)
-        if problem and self.check_taken():  # a move made just before it was noticed
-            return
-        if problem:
-            self.problem_shown = True
-            self.problem = problem
-            self.refresh_view()
-
-    def on_screen_suspend(self) -> None:
-        self.driver.hold("covered")
-
-    def on_screen_resume(self) -> None:
-        """Back on top (after the rules, a size guard, ...): go on where it stopped."""
-        if "covered" not in self.driver.holds:
-            return  # (pushed: on_mount has shown it)
-        self.refresh_view()
-        if self.controller.over:
-            self.show_standings()
-            return
-        self.driver.release("covered")
-
-    def show_standings(self) -> None:
-        """Once, at the end: the standings over the board; closing them leaves it."""
-        if self.standings_shown:
-            return
-        self.standings_shown = True
+    def open_standings(self) -> bool:
+        """At the end: the standings over the board; closing them leaves it."""
         observation = self.controller.observation()
         names = self.controller.names
         self.app.push_screen(
             NeighborStandingsScreen(standings_title(observation, names),
                                     standings_lines(observation, names)),
             callback=self._standings_closed)
+        return True
 
     def _standings_closed(self, _: None) -> None:
         if self.is_active:

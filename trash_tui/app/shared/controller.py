@@ -26,10 +26,9 @@ from trash_tui.text import clean
 
 
 class SharedTableController(TrashTable):
-    """The board's view of a match at a shared table (``seat`` None: watching)."""
-
-    listeners: tuple[()] = ()  # nothing is saved here: the service saves the match
-    seed = 0  # the match's seed stays on the server (the board asks it only for a hint)
+    """The board's view of a match at a shared table (``seat`` None: watching). It has
+    no seed (that stays on the server), no savers (the service saves the match) and no
+    bots to step (they play at the service)."""
 
     def __init__(self, send: Any, rules: Rules, update: dict[str, Any]) -> None:
         self.send = send
@@ -39,7 +38,7 @@ class SharedTableController(TrashTable):
         players = len(update["table"]["seats"])
         self.match = PublicMatch(rules, players)
         self.names: list[str] = [f"Seat {n + 1}" for n in range(players)]
-        self.actions: list[None] = []
+        self.move_count = 0  # the match's actions so far, as the service counts them
         self._observation: Observation | None = None
         self.sent_at: int | None = None  # the action count when this seat last moved
         self.clock: tuple[int, float, float] | None = None  # seat, deadline, total seconds
@@ -61,8 +60,7 @@ class SharedTableController(TrashTable):
         else:
             self.match.events.extend(events)
         apply_match_state(self.match, update["state"])
-        count = int(update["actions"])
-        self.actions = [None] * count
+        self.move_count = int(update["actions"])
         clock = update.get("clock")
         self.clock = None if not clock else (int(clock["seat"]), time.monotonic() +
                                              float(clock["left"]), float(clock["total"]))
@@ -95,7 +93,7 @@ class SharedTableController(TrashTable):
         observation = self._observation
         return (observation is not None and not self.over and self.seat is not None
                 and observation.to_move == self.seat and bool(observation.legal)
-                and self.sent_at != len(self.actions))
+                and self.sent_at != self.move_count)
 
     @property
     def away(self) -> bool:
@@ -114,12 +112,9 @@ class SharedTableController(TrashTable):
 
     def play(self, action: int) -> int:
         """Send ``action``; the service's update shows it (no event here yet)."""
-        self.sent_at = len(self.actions)
-        self.send({"op": "act", "action": action, "at": len(self.actions)})
+        self.sent_at = self.move_count
+        self.send({"op": "act", "action": action, "at": self.move_count})
         return 0
-
-    def step_bot(self) -> int:
-        return 0  # bots play at the service
 
     def seconds_left(self) -> float | None:
         """The turn clock of the seat to move, if one runs."""

@@ -1,4 +1,10 @@
-"""The board: every layout, the piles, the log; the human's decisions as keys and clicks.
+"""The card table's board: every layout, the piles, the log; the human's decisions as keys
+and clicks.
+
+``TrashBoard`` is the card game's view in the board shell (``screens/board_shell.py``,
+which owns the pace, kept keys, "taken", saving problems, cover and resume and the
+standings hand-off); ``BoardScreen`` is it for a local match (the bots here, the hint),
+and a shared table's board is it with the table's part (``shared/board.py``).
 
 Footer bindings follow the legal actions (``check_action`` hides what is not legal now).
 Clicking the stock or the discard pile draws from it; clicking one of your slots places
@@ -8,8 +14,8 @@ animation speed; a shared table gives its service's updates) whenever nothing ho
 board: a chain shown step by step, the summary of a deal (a box on the board), another
 screen over it. A move key pressed meanwhile is kept and played when the board is free.
 The end of the match replaces the board with the standings.
-The hint key asks the expert bot, in a worker thread, what it would do and how likely
-the match is to be won from here.
+The hint key of a local match asks the expert bot, in a worker thread, what it would do
+and how likely the match is to be won from here.
 
 Notices (the hint, "the match goes on where it stopped", a history database that stopped
 saving) are lines of the status line, above what to do now, never toasts over it: a
@@ -23,7 +29,7 @@ more before taking it: it would go straight back and end the turn.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -31,10 +37,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.events import Key, Resize
-from textual.screen import Screen
 from textual.widgets import Static
 
-from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
+from trash_tui.app.screens.board_shell import BoardPart, BoardShell, bot_delay
+from trash_tui.app.screens.roles import GivesHints, SaysLines
 from trash_tui.app.trash.animation import chain_frames, table_after
 from trash_tui.app.trash.endings import (
     DealOverPanel,
@@ -44,8 +50,7 @@ from trash_tui.app.trash.endings import (
 )
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.game_log import GameLog
-from trash_tui.app.widgets.held import CHECK_EVERY, taken_elsewhere, taken_line
-from trash_tui.app.widgets.screen_clock import ScreenClock
+from trash_tui.app.widgets.held import taken_line
 from trash_tui.app.widgets.table import LayoutView, PileView, TableView
 from trash_tui.app.widgets.table_room import TableRoom
 from trash_tui.cards import JOKER, card_label, rank_name, rank_of
@@ -64,8 +69,8 @@ from trash_tui.engine.match import DealSummary
 from trash_tui.engine.narrate import describe_event, says
 from trash_tui.engine.observation import Observation
 from trash_tui.engine.rng import derive_seed
-from trash_tui.play.controller import TrashTable, saving_problem
-from trash_tui.play.turns import BOT_DELAYS, BotTurns, KeptMove, MoveSource, TurnDriver
+from trash_tui.play.controller import MatchController, TrashTable
+from trash_tui.play.turns import BotTurns, MoveSource
 from trash_tui.rules import TRASH, WILD, Rules
 from trash_tui.settings import WILD_SLOT_KEYS, binding_keys
 from trash_tui.stats import wilson_interval
@@ -73,7 +78,6 @@ from trash_tui.stats import wilson_interval
 if TYPE_CHECKING:
     from trash_tui.app.app import TrashApp
 
-BOT_DELAY = BOT_DELAYS  # before a bot's decision (play/turns.py: every board's)
 CHAIN_STEP = {"off": 0.0, "fast": 0.06, "normal": 0.22}  # between two steps of a chain
 _ACTION_KEYS = {
     "draw_stock": DRAW_STOCK, "draw_discard": DRAW_DISCARD, "swap": SWAP, "keep": KEEP,
@@ -89,11 +93,11 @@ MOVE_BINDINGS: Mapping[int, str] = {
 }
 
 
-class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
-    """A match in play."""
+class TrashBoard(BoardShell, SaysLines):
+    """A match of Trash in play: the card game's view in the board shell."""
 
     DEFAULT_CSS = """
-    BoardScreen { layout: vertical; layers: default summary; }
+    TrashBoard { layout: vertical; layers: default summary; }
     #board-top { height: 1fr; }
     #board-side { width: 34; }  /* TableRoom widens it on wide screens */
     #board-log { height: 1fr; border: round $panel; }
@@ -122,26 +126,18 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
     #: standings put them last (``trash_tui/standing.py``).
     left: frozenset[int] = frozenset()
 
-    def __init__(self, controller: TrashTable, animation: str = "normal",
-                 source: MoveSource | None = None, notice: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, controller: TrashTable, animation: str, source: MoveSource,
+                 notice: str | None = None, savers: Sequence[object] = (),
+                 part: BoardPart | None = None) -> None:
+        super().__init__(controller, source, savers, part)
         self.controller = controller
-        self.delay = BOT_DELAY.get(animation, BOT_DELAY["normal"])
         self.step = CHAIN_STEP.get(animation, CHAIN_STEP["normal"])
-        self.driver = TurnDriver(source or BotTurns(controller, self.delay), self.show_move,
-                                 ScreenClock(self), when_free=self.take_kept)
-        self.kept = KeptMove()  # a move key pressed while the board was busy
         self.ended_table: Observation | None = None  # the finished deal, under its summary
         self.logged = 0
         self.deals_seen = len(controller.match.history)
         self.status_shown: str | None = None  # what the status line says
         self.status_height = -1  # the most lines it has needed at this width (-1: none yet)
         self.status_text_asked = ""  # the last text given to set_status
-        self.hint_running = False
-        self.last_hint: str | None = None
-        self.problem_shown = False
-        self.problem: str | None = None  # the history database stopped saving: said to the end
-        self.taken: int | None = None  # the match's id once another window took it
         self.notice = notice  # on the status line until the human's next move
         self.discard_asked: int | None = None  # the move at which d asked before taking
         #: The keymap last read and the keys of each move with it (see ``move_keys``).
@@ -156,45 +152,6 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         yield Static(id="board-status", markup=False)
         yield TrashFooter()
         yield DealOverPanel(id="deal-over-panel")
-
-    def on_mount(self) -> None:
-        self.refresh_view()
-        self.started()
-        self.driver.poke()
-        self.set_interval(CHECK_EVERY, self.check_taken)
-
-    def check_taken(self) -> bool:
-        """Whether another window has taken this match: then this board is read-only
-        (nothing more is played here) and says so in one line."""
-        if self.taken is None and not self.controller.over:
-            self.taken = taken_elsewhere(self.controller.listeners)
-            if self.taken is not None:
-                self.driver.hold("taken")
-                self.kept.take()
-                self.refresh_view()
-        return self.taken is not None
-
-    def started(self) -> None:
-        """The board is up (a shared board starts its clock's ticks)."""
-
-    def on_unmount(self) -> None:
-        self.driver.stop()
-
-    def on_screen_suspend(self) -> None:
-        """Another screen is over the board (rules, the size guard, ...): nothing is
-        played until it is back on top."""
-        self.driver.hold("covered")
-
-    def on_screen_resume(self) -> None:
-        """Back on top: go on where it stopped (the standings, if the match ended
-        meanwhile)."""
-        if "covered" not in self.driver.holds and not self.driver.stopped:
-            return  # (pushed: on_mount has shown it)
-        self.refresh_view()
-        if self.controller.over:
-            self.show_standings()
-            return
-        self.driver.release("covered")
 
     @property
     def animating(self) -> bool:
@@ -230,7 +187,7 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         lines = [f"⚠ {self.problem}"] if self.problem else []
         if self.notice:
             lines.append(self.notice)
-        return lines
+        return [*lines, *self.part.notices()]
 
     def set_status(self, text: str) -> None:
         """Say ``text`` on the status line, under the notices. Only a change repaints it.
@@ -276,7 +233,14 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         self.logged = max(self.logged, events_upto)
 
     def narrate(self, event: tuple) -> str | None:
-        """The log's line for ``event`` (None: no line of its own)."""
+        """The log's line for ``event`` (None: no line of its own, or one the board's part
+        writes later)."""
+        if self.part.holds_line(event):
+            return None
+        return self.event_line(event)
+
+    def event_line(self, event: tuple) -> str | None:
+        """``event`` as a sentence of the log (None: it has none)."""
         return describe_event(event, self.controller.names, self.left)
 
     def show_move(self, move: Callable[[], object]) -> None:
@@ -314,34 +278,20 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
 
     def move_shown(self) -> None:
         """The move is on the table: the end of a deal opens its summary over the finished
-        deal's table, the end of the match the standings; the driver goes on."""
+        deal's table; then the shell's ``move_done`` (the standings at the end)."""
         controller = self.controller
         history = controller.match.history
-        if controller.over:
-            self.refresh_view()
-            self.show_problem()
-            self.driver.stop()
-            if self.is_active:  # (else when the board is back on top)
-                self.show_standings()
-            return
-        if len(history) > self.deals_seen:
+        if not controller.over and len(history) > self.deals_seen:
             self.deals_seen = len(history)
             self.kept.take()  # a key typed during the deal's last move is not the next's
             self.open_summary(history[-1])
-        self.refresh_view()
-        self.show_problem()
-        self.driver.moved()
-
-    def take_kept(self) -> bool:
-        """The board is free: a move key pressed while it was busy is played now if it is
-        still legal (a quick player's key is not lost); whether it was."""
-        action = self.kept.take()
-        if action is None or action not in self.controller.legal():
-            return False
-        self._take(action)
-        return True
+        self.move_done()
 
     def status_text(self) -> str:
+        """What to do now, the status line's last line (as the board's part has it)."""
+        return self.part.status(self.game_status())
+
+    def game_status(self) -> str:
         controller = self.controller
         if self.taken is not None:
             return f"⚠ {taken_line(self.taken)}"
@@ -390,6 +340,9 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         """Only legal actions are offered: the others are hidden from the footer. While
         the summary of a deal is up, its key is the board's only one (the rules' key is the
         app's)."""
+        allowed = self.part.allows(action)
+        if allowed is not None:
+            return allowed
         summary_keys = ("close_summary", "peek_table")
         if self.summary_seconds is not None:  # (a summary that closes by itself: the
             summary_keys += ("leave",)        # table's escape stays the board's)
@@ -402,21 +355,13 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         if action == "wild":
             slot = int(str(parameters[0])) if parameters else 0
             return wild_action(slot) in self.controller.legal()
-        if action == "hint":
-            return bool(self.controller.legal()) and not self.hint_running
-        return True
+        # (the hint keeps its place in the footer here: only a local board gives hints)
+        return action != "hint"
 
-    def _take(self, action: int) -> None:
-        if self.check_taken():  # (asked before every move of this window's player)
-            self.app.bell()
-            return
-        if self.driver.playing or self.driver.holds:  # busy: kept for when it is free
-            self.kept.keep(action)
-            return
-        if action not in self.controller.legal():
-            self.app.bell()
-            return
-        moment = len(self.controller.actions)
+    def play_move(self, action: int) -> None:
+        """The human's move, made (after the question when it takes a discard that fits
+        nowhere)."""
+        moment = self.controller.move_count
         useless = self.useless_discard() if action == DRAW_DISCARD else None
         if useless is not None and self.discard_asked != moment:
             self.discard_asked = moment
@@ -431,25 +376,25 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
                      "back on the discard pile and your turn is over.")
 
     def action_draw_stock(self) -> None:
-        self._take(DRAW_STOCK)
+        self.take(DRAW_STOCK)
 
     def action_draw_discard(self) -> None:
-        self._take(DRAW_DISCARD)
+        self.take(DRAW_DISCARD)
 
     def action_swap(self) -> None:
-        self._take(SWAP)
+        self.take(SWAP)
 
     def action_keep(self) -> None:
-        self._take(KEEP)
+        self.take(KEEP)
 
     def action_call(self) -> None:
-        self._take(CALL)
+        self.take(CALL)
 
     def action_silent(self) -> None:
-        self._take(SILENT)
+        self.take(SILENT)
 
     def action_wild(self, slot: int) -> None:
-        self._take(wild_action(int(slot)))
+        self.take(wild_action(int(slot)))
 
     def action_leave(self) -> None:
         self.app.pop_screen()
@@ -459,42 +404,13 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         action = {"stock": DRAW_STOCK, "discard": DRAW_DISCARD}.get(message.pile)
         if action is not None and self.controller.waiting_for_human and \
                 not self.waiting_for_summary:
-            self._take(action)
+            self.take(action)
 
     def on_layout_view_slot_clicked(self, message: LayoutView.SlotClicked) -> None:
         controller = self.controller
         if controller.waiting_for_human and message.seat == controller.to_move and \
                 not self.waiting_for_summary:
-            self._take(wild_action(message.slot))
-
-    # --- the hint --------------------------------------------------------------------
-    def action_hint(self) -> None:
-        """Ask the expert bot (in a thread) for its move and the chance to win from here."""
-        controller = self.controller
-        if not controller.legal() or self.hint_running:
-            return
-        self.hint_running = True
-        self.refresh_bindings()
-        self.set_status("Thinking about a hint…")
-        # what the thread needs, read here: the app and the match are not the thread's
-        observation, moment = controller.observation(), len(controller.actions)
-        keys = {action: self.shown_key(action) for action in controller.legal()}
-        self.run_worker(lambda: self._hint(observation, moment, keys),
-                        thread=True, exclusive=True, group="hint")
-
-    def _hint(self, observation: Observation, moment: int, keys: Mapping[int, str]) -> None:
-        line = hint_line(observation, derive_seed(self.controller.seed, "hint", moment),
-                         keys.__getitem__)
-        self.app.call_from_thread(self._show_hint, line, moment)
-
-    def _show_hint(self, line: str, moment: int) -> None:
-        self.hint_running = False
-        if not self.is_attached:
-            return
-        if moment == len(self.controller.actions):
-            self.last_hint = line
-            self.notice = f"Hint: {line}"
-        self.refresh_view()
+            self.take(wild_action(message.slot))
 
     # --- the end of a deal -----------------------------------------------------------
     def open_summary(self, summary: DealSummary) -> None:
@@ -535,13 +451,12 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         self.refresh_view()  # the next deal's table
         self.driver.poke()
 
-    def on_key(self, event: Key) -> None:
-        """Any key first goes to ``key_pressed``. While the summary of a deal is up,
-        escape closes it (the board stays; at a shared table, where the summary closes by
-        itself, escape is the board's: leave), and so does a key of the board's moves (as the
-        settings bind them), which is then kept as the move: a player who presses ``s``
+    def key_pressed(self, event: Key) -> None:
+        """A key reached the board (after its part had it). While the summary of a deal is
+        up, escape closes it (the board stays; at a shared table, where the summary closes
+        by itself, escape is the board's: leave), and so does a key of the board's moves (as
+        the settings bind them), which is then kept as the move: a player who presses ``s``
         for the next deal's first draw is not ignored."""
-        self.key_pressed(event)
         if not self.waiting_for_summary:
             return
         move = next((action for action, keys in self.move_keys().items()
@@ -553,9 +468,6 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
             if move is not None:
                 self.kept.keep(move)
             self.close_summary()
-
-    def key_pressed(self, event: Key) -> None:
-        """A key reached the board (a shared board takes a seat back with any key)."""
 
     def move_keys(self) -> Mapping[int, tuple[str, ...]]:
         """The keys that play each move with the app's keymap (``MOVE_BINDINGS``, and the
@@ -578,21 +490,14 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
         """The summary of the deal that just ended is over the board."""
         return self.query_one(DealOverPanel).shown
 
-    def show_problem(self) -> None:
-        """Say once if the history database stopped saving the match."""
-        problem = None if self.problem_shown else saving_problem(self.controller.listeners)
-        if problem and self.check_taken():  # a move made just before it was noticed
-            return
-        if problem:
-            self.problem_shown = True
-            self.problem = problem
-            self.refresh_view()
-
-    def show_standings(self) -> None:
-        """The match is over: the standings replace the board."""
+    def open_standings(self) -> bool:
+        """The match is over: the standings (with what the board's part adds) replace the
+        board."""
         lines = self.standings()
-        if lines:
-            self.app.switch_screen(StandingsScreen(lines))
+        if not lines:
+            return False
+        self.app.switch_screen(StandingsScreen(self.part.standings(lines)))
+        return True
 
     def standings(self) -> list[str]:
         """The last deal's summary and the final standings, as lines."""
@@ -605,6 +510,52 @@ class BoardScreen(Screen[None], SaysLines, ShowsMatch, GivesHints):
             lines = [*deal_lines(controller.match, last, controller.names, self.left), "",
                      *lines]
         return lines
+
+
+class BoardScreen(TrashBoard, GivesHints):
+    """A local match: the bots play here, and the hint key asks the expert bot."""
+
+    def __init__(self, controller: MatchController, animation: str = "normal",
+                 notice: str | None = None) -> None:
+        super().__init__(controller, animation, BotTurns(controller, bot_delay(animation)),
+                         notice, savers=controller.listeners)
+        self.match_controller = controller
+        self.hint_running = False
+        self.last_hint: str | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hint":  # (not on a taken match, nor over a deal's summary)
+            return (self.taken is None and not self.waiting_for_summary
+                    and bool(self.controller.legal()) and not self.hint_running)
+        return super().check_action(action, parameters)
+
+    def action_hint(self) -> None:
+        """Ask the expert bot (in a thread) for its move and the chance to win from here."""
+        controller = self.controller
+        if not controller.legal() or self.hint_running:
+            return
+        self.hint_running = True
+        self.refresh_bindings()
+        self.set_status("Thinking about a hint…")
+        # what the thread needs, read here: the app and the match are not the thread's
+        observation, moment = controller.observation(), controller.move_count
+        keys = {action: self.shown_key(action) for action in controller.legal()}
+        self.run_worker(lambda: self._hint(observation, moment, keys),
+                        thread=True, exclusive=True, group="hint")
+
+    def _hint(self, observation: Observation, moment: int, keys: Mapping[int, str]) -> None:
+        line = hint_line(observation, derive_seed(self.match_controller.seed, "hint", moment),
+                         keys.__getitem__)
+        self.app.call_from_thread(self._show_hint, line, moment)
+
+    def _show_hint(self, line: str, moment: int) -> None:
+        self.hint_running = False
+        if not self.is_attached:
+            return
+        if moment == self.controller.move_count:
+            self.last_hint = line
+            self.notice = f"Hint: {line}"
+        self.refresh_view()
 
 
 RANK_PLURALS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings", JOKER: "Jokers"}
