@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from trash_tui.engine.actions import parse_action
+from trash_tui.play.table_protocol import encode
 from trash_tui.players.rater import open_history
 from trash_tui.tables.hub import MESSAGES_PER_SECOND
-from trash_tui.tables.protocol import encode
 from trash_tui.tables.service import TableLimits, TableService
 
 FAST = TableLimits(bot_delay=0.0, deal_pause=0.0, empty_timeout=600.0)

@@ -48,15 +48,7 @@ TOP_IMPORTS = {
 }
 #: Imports against the top layer's order found when it was written, each with its reason;
 #: the lead resolves them (the check fails once one is gone, so its mark goes too).
-KNOWN_AGAINST_THE_ORDER = {
-    ("trash_tui.app.shared.controller", "trash_tui.tables.protocol"):
-        "issue 38, item 5: the app reads the service's public match views (PublicMatch, "
-        "events, observations); what both sides speak belongs below both, not in tables",
-    ("trash_tui.app.shared.link", "trash_tui.tables.protocol"):
-        "issue 38, item 5: as above (the link's framing, environment names, join codes)",
-    ("trash_tui.app.shared.tables_screen", "trash_tui.tables.protocol"):
-        "issue 38, item 5: as above (a join code's normal form)",
-}
+KNOWN_AGAINST_THE_ORDER: dict[tuple[str, str], str] = {}  # (none: issue 38 closed them)
 
 
 def module_names() -> dict[str, Path]:

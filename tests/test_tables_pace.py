@@ -12,6 +12,7 @@ from typing import Any
 from table_helpers import TableClient, running_service
 
 from trash_tui.app.shared.board import SUMMARY_SECONDS
+from trash_tui.engine.actions import parse_action
 from trash_tui.play.turns import TABLE_PACE, Pace
 from trash_tui.tables.service import TableLimits
 
@@ -54,3 +55,28 @@ async def test_the_welcome_tells_the_pace_and_the_table_resumes_when_the_summary
         assert 0.7 <= resumed - ended < 0.95  # the summary's time, not a bot delay more
         await ann.close()
         await eve.close()
+
+
+async def test_the_update_that_gives_a_player_the_turn_after_the_bots_carries_their_clock(
+        tmp_path: Path) -> None:
+    """The turn clock is on the player's screen from the moment their turn comes, also
+    when it comes after the bots' moves (the clock was set after that update was sent, so
+    a board never showed ⏱ though the clock ran out)."""
+    limits = TableLimits(bot_delay=0.05, deal_pause=0.0)
+    async with running_service(tmp_path, limits) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "create", "config": {
+            "seats": ["human", "random", "random", "random"], "clock": 30}})
+        await ann.wait_for("created")
+        await ann.send({"op": "start"})
+        turns = 0
+        while turns < 3:
+            update = await ann.wait_for("update", lambda m: m["table"]["status"] == "playing"
+                                        and m.get("observation") is not None
+                                        and m["observation"]["to_move"] == m.get("seat"))
+            if update["actions"] > 0:  # (her turn after others' moves)
+                assert update.get("clock") is not None, update.get("clock")
+                assert update["clock"]["seat"] == update["seat"]
+                turns += 1
+            await ann.send({"op": "act", "at": update["actions"],
+                            "action": parse_action(update["observation"]["legal"][0])})

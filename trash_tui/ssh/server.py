@@ -85,6 +85,7 @@ from trash_tui.admin.moderation import Moderation, Sanction
 from trash_tui.admin.server_side import Place
 from trash_tui.history import HistoryError
 from trash_tui.history.records import MOTD
+from trash_tui.play.table_protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh import recording
@@ -128,7 +129,6 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
-from trash_tui.tables.protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.tables.worker import Worker

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trash_tui.history import HistoryError
-from trash_tui.tables.protocol import MAX_LINE, ProtocolError, decode, encode
+from trash_tui.play.table_protocol import MAX_LINE, ProtocolError, decode, encode
 from trash_tui.tables.rates import TokenBucket
 from trash_tui.tables.table import TableError
 from trash_tui.text import clean

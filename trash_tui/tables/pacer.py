@@ -33,7 +33,7 @@ from trash_tui.tables.table import PLAYING, Table
 from trash_tui.tables.worker import Worker
 
 MAX_FAILURES = 3  # steps of a table failing in a row before it is saved and closed
-Step = Callable[[Table], Awaitable[None]]
+Step = Callable[[Table], Awaitable[bool | None]]  # True: a move was played
 
 
 class Steps(Protocol):
@@ -172,11 +172,12 @@ class Pacer:
         """Run one step of ``table``; a failure is reported and the step tried again after
         the bot delay, and after MAX_FAILURES in a row the table is saved and closed."""
         driver = self.drivers.get(table.id)
+        moved = False
         try:
             if not self.steps.is_open(table):
                 return  # closed meanwhile
             try:
-                await step(table)
+                moved = bool(await step(table))
             except Exception as exc:
                 table.failures += 1
                 self.report(f"tables: table {table.id} failed ({table.failures} in a row): "
@@ -194,15 +195,21 @@ class Pacer:
                     self.report(f"tables: table {table.id} cannot go on: "
                                 f"{type(again).__name__}: {again}", traceback.format_exc())
                     self.worker.spawn(self.steps.broken(table))
+            if moved:  # told once the next step is set: a player's turn comes with its clock
+                try:
+                    self.steps.moved(table)
+                except Exception as exc:
+                    self.report(f"tables: table {table.id}: its move could not be shown: "
+                                f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
     # --- the steps -----------------------------------------------------------------------
-    async def bot_step(self, table: Table) -> None:
+    async def bot_step(self, table: Table) -> bool:
         async with self.lock(table):
             controller = table.controller
             if controller is None or controller.over or controller.waiting_for_human:
-                return
+                return False
             await self.worker.run(controller.step_bot)
-        self.steps.moved(table)
+        return True
 
     def stand_in(self, table: Table, seat: int) -> Any:
         """The stand-in bot for ``seat`` in this deal (a new one for every deal)."""
@@ -217,22 +224,22 @@ class Pacer:
             table.stand_ins[seat] = (bot, deal)
         return bot
 
-    async def stand_in_step(self, table: Table) -> None:
+    async def stand_in_step(self, table: Table) -> bool:
         async with self.lock(table):
             controller = table.controller
             if controller is None or controller.over or not controller.waiting_for_human:
-                return
+                return False
             seat = controller.to_move
             bot = await self.worker.run(lambda: self.stand_in(table, seat))
             await self.worker.run(lambda: controller.step_stand_in(bot))
-        self.steps.moved(table)
+        return True
 
-    async def clock_out(self, table: Table) -> None:
+    async def clock_out(self, table: Table) -> bool:
         controller = table.controller
         if controller is None or controller.over or not controller.waiting_for_human:
-            return
+            return False
         await self.steps.timed_out(table, controller.to_move)
-        await self.stand_in_step(table)
+        return await self.stand_in_step(table)
 
     async def stop_holding(self, table: Table) -> None:
         """The wait after a restart is over: the stand-in plays for whoever is not back."""

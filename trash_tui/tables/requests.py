@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from trash_tui.history import HistoryError
+from trash_tui.play.table_protocol import VERSION, ProtocolError
 from trash_tui.play.turns import Pace
 from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
 from trash_tui.tables.desk import Desk
 from trash_tui.tables.hub import Client, Hub, Report
 from trash_tui.tables.keeper import Keeper, closed_by_operator
 from trash_tui.tables.pacer import Pacer
-from trash_tui.tables.protocol import VERSION, ProtocolError
 from trash_tui.tables.rooms import Outbox, Rooms, audience
 from trash_tui.tables.social import Social
 from trash_tui.tables.table import (
@@ -256,7 +256,6 @@ class Requests:
             await self.keeper.mark(out.marks)
             table.deadline = None
             await self.worker.run(lambda: controller.play(action))
-        self.pacer.pump(table)
         self.moved(table)
 
     async def chat(self, client: Client, message: dict[str, Any]) -> None:
@@ -290,6 +289,9 @@ class Requests:
 
     # --- what the pacer's steps mean (``pacer.Steps``) ------------------------------------------
     def moved(self, table: Table) -> None:
+        # the next step first: a player whose turn it is now has their clock set, so the
+        # update that gives them the turn carries it
+        self.pacer.pump(table)
         self.on_move()
         self.broadcast(table)
 

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from trash_tui.play.table_protocol import match_state, normal_code
 from trash_tui.tables.hub import Client
-from trash_tui.tables.protocol import match_state, normal_code
 from trash_tui.tables.table import (
     CLOSED,
     FINISHED,

@@ -23,9 +23,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from trash_tui.play.table_protocol import CODE_ALPHABET, CODE_LENGTH
 from trash_tui.presets import PRESETS, preset_name_of
 from trash_tui.rules import Rules, RulesError
-from trash_tui.tables.protocol import CODE_ALPHABET, CODE_LENGTH
 from trash_tui.text import clean
 
 HUMAN = "human"

@@ -15,13 +15,13 @@ from typing import Any
 
 from trash_tui.engine.observation import Observation
 from trash_tui.play.controller import TrashTable
-from trash_tui.rules import Rules
-from trash_tui.tables.protocol import (
+from trash_tui.play.table_protocol import (
     PublicMatch,
     apply_match_state,
     event_from_json,
     observation_of,
 )
+from trash_tui.rules import Rules
 from trash_tui.text import clean
 
 

@@ -1,7 +1,7 @@
 """The app's line to the SSH server's table service (shared tables), and what it says.
 
 Over SSH, the server gives each session's app the service's socket and a token in its
-environment (``trash_tui.tables.protocol``). ``TablesLink.from_environment`` reads them;
+environment (``trash_tui.play.table_protocol``). ``TablesLink.from_environment`` reads them;
 ``connect`` says hello (the token proves who the player is), returns the welcome
 (``waiting`` names a table where the player holds a seat) and from then on posts what the
 service sends to the app as typed Textual messages, in the order it came: ``TableUpdate``,
@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 from textual.dom import DOMNode
 from textual.message import Message
 
-from trash_tui.tables.protocol import (
+from trash_tui.play.table_protocol import (
     JOIN_ENV,
     MAX_LINE,
     SOCKET_ENV,

@@ -49,8 +49,8 @@ from trash_tui.app.shared.link import (
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.app.widgets.plain import PlainTable
+from trash_tui.play.table_protocol import normal_code
 from trash_tui.presets import PRESETS
-from trash_tui.tables.protocol import normal_code
 from trash_tui.text import clean
 
 SEAT_KINDS = ("human", "random", "easy", "normal", "hard", "expert")
