@@ -97,11 +97,11 @@ async def test_a_step_that_fails_is_tried_again_and_the_match_goes_on(
         failures = [2]
         real = service.pacer.bot_step
 
-        async def flaky(table: Any) -> None:
+        async def flaky(table: Any) -> bool:
             if failures[0] > 0:
                 failures[0] -= 1
                 raise RuntimeError("the disk hiccuped")
-            await real(table)
+            return await real(table)  # (True: it moved, and everyone is shown)
 
         service.pacer.bot_step = flaky  # type: ignore[method-assign]
         ann = await TableClient.connect(service, "key:ann")
