@@ -414,7 +414,9 @@ class BotProcess:
             self.kill()
             if self.sandbox is not None and status > 128:  # bwrap: 128 + the bot's signal
                 status = 128 - status
-            detail = over or _describe_exit(status, self.limits)
+            detail = _describe_exit(status, self.limits)
+            if over is not None and -status != signal.SIGXCPU:  # (the kernel's own word
+                detail = over  # on its CPU limit stands; an OOM kill is only a SIGKILL)
         last = self.last_stderr_line()
         return BotProtocolError(EXIT, detail + (f"; its last error line: {last}" if last else ""))
 
