@@ -61,6 +61,8 @@ def normal_link_code(text: str) -> str | None:
 class Browsers:
     """The browsers' identities and link codes, in the history ``worker`` holds."""
 
+    code_minutes = CODE_MINUTES  # (the table service's ``LinkCodes`` interface)
+
     def __init__(self, worker: Worker, clock: Callable[[], float] = time.time) -> None:
         self.worker = worker
         self.clock = clock
