@@ -130,6 +130,7 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
+from trash_tui.tables.linking import LinkCodes
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.tables.worker import Worker
@@ -208,7 +209,8 @@ class ServerState:
     def __init__(self, config: ServerConfig, log: ConnectionLog,
                  allow_list: AllowList | None, passwords: PasswordFile | None,
                  command: tuple[str, ...], echo: TextIO | None,
-                 address: tuple[str, int] | None = None) -> None:
+                 address: tuple[str, int] | None = None,
+                 link_codes: Callable[[Worker], LinkCodes] | None = None) -> None:
         self.config = config
         self.log = log
         self.allow_list = allow_list
@@ -244,7 +246,10 @@ class ServerState:
             report=self.report, public_address=address, worker=self.worker,
             mutes=self.moderation, on_move=self.metrics.move,
             on_report=self.metrics.reports.inc,
-            note=self.reporter.report)  # (a player's report is not an error)
+            note=self.reporter.report,  # (a player's report is not an error)
+            # the web face's maker of link codes (``trash_tui.web.identity.Browsers``),
+            # on this worker; none: no web face
+            link_codes=None if link_codes is None else link_codes(self.worker))
         self.metrics.read_gauges = self.gauges_from_any_thread
         self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
@@ -1073,10 +1078,14 @@ def _prepare_folders(config: ServerConfig) -> None:
 
 
 async def start_server(config: ServerConfig, echo: TextIO | None = None,
-                       command: tuple[str, ...] = SESSION_COMMAND) -> RunningServer:
+                       command: tuple[str, ...] = SESSION_COMMAND,
+                       link_codes: Callable[[Worker], LinkCodes] | None = None
+                       ) -> RunningServer:
     """Start listening as ``config`` says. ``echo`` receives the human log lines (default
-    stderr); ``command`` is the child each session runs. ServeError on any start-up
-    problem (host key, auth files, folders, no temporary folder, log, address in use)."""
+    stderr); ``command`` is the child each session runs; ``link_codes`` makes, on the
+    server's worker, the web face's maker of link codes (the web face's ``Browsers``; none:
+    no web face). ServeError on any start-up problem (host key, auth files, folders, no
+    temporary folder, log, address in use)."""
     temporary = temporary_folder_problem()
     if temporary:  # (a read-only container without a tmpfs: say what to add)
         raise ServeError(temporary)
@@ -1093,7 +1102,8 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     raise_descriptor_limit()
     loop = asyncio.get_running_loop()  # (the machine's name may take a DNS look-up)
     address = await loop.run_in_executor(None, public_address, config, config.port)
-    state = ServerState(config, log, allow_list, passwords, command, echo, address)
+    state = ServerState(config, log, allow_list, passwords, command, echo, address,
+                        link_codes)
     try:
         await state.tables.start()
     except (OSError, HistoryError) as exc:
