@@ -72,7 +72,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
@@ -169,6 +169,9 @@ GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauge
 #: bytes an app has written once its first screen is up (a session with no table link yet
 #: is booting before, in the lobby after)
 FIRST_SCREEN_BYTES = 4096
+#: The app's environment: how the player came in ("ssh" or "web"), the web face's page
+WAY_ENV = "TRASH_WAY"
+WEB_URL_ENV = "TRASH_WEB_URL"
 
 
 @dataclass
@@ -258,6 +261,7 @@ class ServerState:
         self.load_config: Callable[[], ServerConfig] = lambda: load_server_config(
             config.source) if config.source else config
         self.port = config.port  # the port listened on (known once listening)
+        self.web_url: str | None = None  # the web face's page, when it is on
 
     def note(self, line: str) -> None:
         """A line for the operator on the server's log (stderr), as it is."""
@@ -447,7 +451,9 @@ class ServerState:
 
     def come_back(self, session: Session, seat: SeatKept | None) -> str | None:
         """The ``ssh`` command that brings ``session``'s player back (to their seat's
-        table by its code, when they hold one)."""
+        table by its code, when they hold one); for a browser, the page's link."""
+        if session.way == "web" and self.web_url:
+            return f"{self.web_url}/t/{seat.code}" if seat else f"{self.web_url}/"
         return come_back(self.tables.public_address, seat.code if seat else None)
 
     async def _end_kicked(self, session: Session, grace: float) -> None:
@@ -759,6 +765,9 @@ async def _play(state: ServerState, session: Session,
         code = normal_code(session.username)
         if code is not None:
             env[JOIN_ENV] = code
+        env[WAY_ENV] = session.way
+        if state.web_url:
+            env[WEB_URL_ENV] = state.web_url
         session.child = await PtyChild.start(end, env, state.command, state.limits)
         state.record(session)  # (before the app's first byte is read)
         state.metrics.sessions.inc()
@@ -845,6 +854,15 @@ async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) ->
     await serve_session(state, session, _ssh_refusal(process), finished)
 
 
+class Front(Protocol):
+    """Another face of the server (the web's): ``close`` stops accepting, ``stop`` closes
+    what is left once the sessions have ended."""
+
+    def close(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 class RunningServer:
     """A listening server: ``port``, ``session_count``, ``close()``, ``await stop()``."""
 
@@ -856,6 +874,7 @@ class RunningServer:
         self.host_key_fingerprint = host_key.get_fingerprint("sha256")
         self.port: int = acceptor.get_port()
         self.stopped = asyncio.Event()
+        self.fronts: list[Front] = []  # the other faces (the web's), closed with it
         self._stop_task: asyncio.Task[int] | None = None
         self._previous_handler: Any = None
         self._log_handler: logging.Handler | None = None
@@ -897,6 +916,8 @@ class RunningServer:
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
         self.acceptor.close()
+        for front in self.fronts:
+            front.close()
 
     async def stop(self, grace: float = STOP_GRACE) -> int:
         """Stop: tell every app (SIGTERM), wait up to ``grace`` s, SIGKILL the rest,
@@ -929,6 +950,9 @@ class RunningServer:
                     waiting.cancel()
         for connection in list(state.connections):
             connection.close()
+        for front in self.fronts:
+            with contextlib.suppress(Exception):
+                await front.stop()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.acceptor.wait_closed(), 2.0)
         for _ in range(40):  # let connection_lost log the last lines
