@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-
 from ssh_helpers import screen_text, serving
+
 from trash_tui.ssh.server import RunningServer
 from trash_tui.ssh.session import settings_file
 from trash_tui.web.config import WebConfig

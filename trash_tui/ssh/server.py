@@ -770,7 +770,7 @@ async def _play(state: ServerState, session: Session,
             env[WEB_URL_ENV] = state.web_url
         session.child = await PtyChild.start(end, env, state.command, state.limits)
         state.record(session)  # (before the app's first byte is read)
-        state.metrics.sessions.inc()
+        state.metrics.sessions.labels(way=session.way).inc()
         if state.stopping:  # stop() began while the app was starting
             state.end_for_stop(session)
         disconnected, status = await session.child.run()

@@ -26,12 +26,15 @@ ban of the player, and the sessions' slots; a refusal the page can show is sent 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import ssl
 import time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qsl
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from trash_tui.play.table_protocol import normal_code
 from trash_tui.ssh.server import Session, serve_session
@@ -51,6 +54,9 @@ MAX_MESSAGE = 64 * 1024  # bytes of one WebSocket message
 HEARTBEAT = 30.0  # seconds between pings; a browser that does not answer is gone
 MAX_LINE = 4096  # bytes of a request line / one header field
 MAX_BODY = 1024  # bytes of a request body (the web face takes none)
+#: seconds a connection has to send a whole request (and to send the next one on a
+#: kept-alive connection): a slow or half-open client is closed
+REQUEST_TIMEOUT = 10.0
 STALE = "This browser was not known here: it starts as a new player."
 NOT_A_CODE = "That link's table code is not one: here is the lobby."
 UNKNOWN = ("trash: this browser has no player here (its cookie is missing or unknown): "
@@ -83,7 +89,8 @@ class WebFront:
         self.config = config
         self.browsers = browsers
         self.runner: web.AppRunner | None = None
-        self.site: web.TCPSite | None = None
+        self.listener: asyncio.Server | None = None
+        self.waiting: dict[object, asyncio.TimerHandle] = {}  # connections with no request yet
         self.port = config.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
@@ -98,25 +105,28 @@ class WebFront:
         app.router.add_get("/link/{code}", self.link)
         app.router.add_get("/health", self.health)
         app.router.add_get("/static/{name:.+}", self.static)
-        app.middlewares.append(self._not_found)
+        app.middlewares.append(self._first)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False,
                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE,
-                                    shutdown_timeout=1.0)
+                                    keepalive_timeout=REQUEST_TIMEOUT, shutdown_timeout=1.0,
+                                    logger=self._logger())
         await self.runner.setup()
+        assert self.runner.server is not None
+        self._time_requests(self.runner.server)
         context = None
         if self.config.tls:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(str(self.config.tls_certificate), str(self.config.tls_key))
-        self.site = web.TCPSite(self.runner, self.config.host, self.config.port or 0,
-                                ssl_context=context, reuse_address=True)
+        loop = asyncio.get_running_loop()
         try:
-            await self.site.start()
+            self.listener = await loop.create_server(
+                self.runner.server, self.config.host, self.config.port or 0, ssl=context,
+                reuse_address=True, backlog=128,
+                ssl_handshake_timeout=REQUEST_TIMEOUT if context else None)
         except BaseException:
             await self.runner.cleanup()
             raise
-        server = self.site._server
-        if server is not None and getattr(server, "sockets", None):
-            self.port = server.sockets[0].getsockname()[1]
+        self.port = self.listener.sockets[0].getsockname()[1]
         self.state.web_url = self.url
         self.server.fronts.append(self)
 
@@ -137,20 +147,64 @@ class WebFront:
 
     def close(self) -> None:
         """Stop accepting new connections (the sessions go on until the server ends them)."""
-        if self.site is not None and self.site._server is not None:
-            self.site._server.close()
+        if self.listener is not None:
+            self.listener.close()
 
     async def stop(self) -> None:
         """Close every socket left and the listener."""
+        self.close()
         for end in list(self.sockets):
             await end.finish()
+        for timer in self.waiting.values():
+            timer.cancel()
+        self.waiting.clear()
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
 
+    def _logger(self) -> logging.Logger:
+        """aiohttp's notes on bad requests, through the server's reporter (escaped, a
+        repeated one written once with a count)."""
+        logger = logging.getLogger("trash_tui.web.requests")
+        logger.propagate = False
+        logger.handlers[:] = [self.state.reporter.log_handler()]
+        return logger
+
+    # --- connections ---------------------------------------------------------------------
+    def _time_requests(self, server: web.Server) -> None:
+        """Give every new connection ``REQUEST_TIMEOUT`` s to send its first whole
+        request (aiohttp itself would wait for ever): its server is told of each
+        connection made and lost."""
+        made, lost = server.connection_made, server.connection_lost
+        loop = asyncio.get_running_loop()
+
+        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
+                                                    handler, transport)
+
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None
+                            ) -> None:
+            timer = self.waiting.pop(handler, None)
+            if timer is not None:
+                timer.cancel()
+            lost(handler, exc)
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def _too_slow(self, handler: object, transport: asyncio.BaseTransport) -> None:
+        self.waiting.pop(handler, None)
+        transport.close()
+
     # --- requests --------------------------------------------------------------------------
     @web.middleware
-    async def _not_found(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
+    async def _first(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
+        """A whole request has come (its connection's timer stops); a missing page or a
+        method other than GET: one line."""
+        timer = self.waiting.pop(request.protocol, None)
+        if timer is not None:
+            timer.cancel()
         try:
             return await handler(request)
         except web.HTTPNotFound:
