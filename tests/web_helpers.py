@@ -17,9 +17,9 @@ from typing import Any
 import aiohttp
 from ssh_helpers import screen_text, serving
 
+from trash_tui.ssh.config import WebConfig
 from trash_tui.ssh.server import RunningServer
 from trash_tui.ssh.session import settings_file
-from trash_tui.web.config import WebConfig
 from trash_tui.web.front import COOKIE, WebFront, start_web
 
 
@@ -29,8 +29,9 @@ async def web_serving(folder: Path, web: dict[str, Any] | None = None,
                       **changes: Any) -> AsyncIterator[tuple[RunningServer, WebFront]]:
     """A running server (``tests.ssh_helpers.serving``) with its web face on a free port
     of 127.0.0.1 (``web`` overrides the ``[web]`` values)."""
-    async with serving(folder, echo=echo, command=command, **changes) as server:
-        front = await start_web(server, WebConfig(**{"port": 0, **(web or {})}))
+    config = WebConfig(**{"port": 0, **(web or {})})
+    async with serving(folder, echo=echo, command=command, web=config, **changes) as server:
+        front = await start_web(server)
         yield server, front
 
 

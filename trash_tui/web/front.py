@@ -37,9 +37,9 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
 from trash_tui.play.table_protocol import normal_code
+from trash_tui.ssh.config import ServeError, WebConfig
 from trash_tui.ssh.server import Session, serve_session
 from trash_tui.web import guard, page
-from trash_tui.web.config import WebConfig
 from trash_tui.web.identity import LinkError
 from trash_tui.web.socket_end import SocketEnd
 
@@ -83,15 +83,15 @@ def _line(status: int, text: str) -> web.Response:
 class WebFront:
     """The web face of a running server."""
 
-    def __init__(self, server: RunningServer, config: WebConfig, browsers: Identities) -> None:
+    def __init__(self, server: RunningServer, browsers: Identities) -> None:
         self.server = server
         self.state: ServerState = server.state
-        self.config = config
+        self.listening: WebConfig = server.state.config.web  # (what a restart changes)
         self.browsers = browsers
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
         self.waiting: dict[object, asyncio.TimerHandle] = {}  # connections with no request yet
-        self.port = config.port or 0
+        self.port = self.listening.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
 
@@ -114,13 +114,14 @@ class WebFront:
         assert self.runner.server is not None
         self._time_requests(self.runner.server)
         context = None
-        if self.config.tls:
-            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            context.load_cert_chain(str(self.config.tls_certificate), str(self.config.tls_key))
-        loop = asyncio.get_running_loop()
+        listening = self.listening
         try:
+            if listening.tls:
+                context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+                context.load_cert_chain(str(listening.tls_certificate), str(listening.tls_key))
+            loop = asyncio.get_running_loop()
             self.listener = await loop.create_server(
-                self.runner.server, self.config.host, self.config.port or 0, ssl=context,
+                self.runner.server, listening.host, listening.port or 0, ssl=context,
                 reuse_address=True, backlog=128,
                 ssl_handshake_timeout=REQUEST_TIMEOUT if context else None)
         except BaseException:
@@ -131,19 +132,28 @@ class WebFront:
         self.server.fronts.append(self)
 
     @property
+    def config(self) -> WebConfig:
+        """The ``[web]`` values in force (a reload changes the public URL and the
+        trusted proxies at once)."""
+        return self.state.config.web
+
+    @property
     def url(self) -> str:
         """The page's public URL (no trailing slash)."""
         if self.config.public_url:
             return self.config.public_url.rstrip("/")
-        host, _ = self.state.tables.public_address or (self.config.host, 0)
+        host, _ = self.state.tables.public_address or (self.listening.host, 0)
         host = f"[{host}]" if ":" in host else host
-        scheme = "https" if self.config.tls else "http"
+        scheme = "https" if self.listening.tls else "http"
         return f"{scheme}://{host}:{self.port}"
 
     def describe(self) -> str:
         """The start-up line: where the page is."""
-        return f"trash serve: the web face at {self.url}/ (listening on " \
-               f"{self.config.host}:{self.port}{', TLS' if self.config.tls else ''})"
+        host = self.listening.host
+        host = f"[{host}]" if ":" in host else host
+        return (f"trash serve: the web face at {self.url}/ (listening on {host}:{self.port}"
+                f"{' with TLS' if self.listening.tls else ''}; trusted proxies: "
+                f"{', '.join(map(str, self.config.trusted_proxies)) or 'none'})")
 
     def close(self) -> None:
         """Stop accepting new connections (the sessions go on until the server ends them)."""
@@ -366,14 +376,22 @@ def _too_many(per_address: int) -> str:
             "or a session and try again")
 
 
-async def start_web(server: RunningServer, config: WebConfig,
-                    browsers: Identities | None = None) -> WebFront:
-    """Start the web face of ``server`` as ``config`` says (its ``Browsers`` on the
-    server's database worker unless given)."""
+async def start_web(server: RunningServer, browsers: Identities | None = None) -> WebFront:
+    """Start the web face of ``server`` as its config's ``[web]`` table says (its
+    ``Browsers`` on the server's database worker unless given). ServeError (one line)
+    when it cannot listen or read its certificate."""
     if browsers is None:
         from trash_tui.web.identity import Browsers
 
         browsers = Browsers(server.state.worker)
-    front = WebFront(server, config, browsers)
-    await front.start()
+    front = WebFront(server, browsers)
+    listening = front.listening
+    try:
+        await front.start()
+    except ssl.SSLError as exc:
+        raise ServeError(f"web: cannot use the TLS certificate {listening.tls_certificate} "
+                         f"and key {listening.tls_key}: {exc.reason or exc}") from None
+    except OSError as exc:
+        raise ServeError(f"web: cannot listen on {listening.host}:{listening.port}: "
+                         f"{exc.strerror or exc}") from None
     return front

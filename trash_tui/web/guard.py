@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from trash_tui.web.config import Network
+from trash_tui.ssh.config import Network
 
 #: A Host header the page may name (a name or an address, and a port).
 HOST_TEXT = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
