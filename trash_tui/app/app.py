@@ -48,6 +48,7 @@ from trash_tui.app.screens.remote import (
 )
 from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
 from trash_tui.app.screens.too_small import check_size
+from trash_tui.app.shared.browser import offers_browser
 from trash_tui.app.shared.following import TableFollower
 from trash_tui.app.shared.link import (
     Kicked,
@@ -687,6 +688,9 @@ class TrashApp(App[None]):
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",
                             self.action_open_rules)
+        if isinstance(screen, LobbyScreen) and offers_browser(self.tables_link, self.owner):
+            yield SystemCommand("Play in a browser", "A one-time link that makes a browser "
+                                "you (name, rating, seats)", screen.action_play_in_browser)
         if isinstance(screen, GivesHints):
             yield SystemCommand("Hint", "What the expert bot would do, and your chances",
                                 screen.action_hint)
