@@ -184,3 +184,17 @@ async def test_an_older_database_gets_the_browsers_tables_in_place(tmp_path: Pat
         assert await worker.db(lambda history: history.records.setting("motd")) == "kept"
     finally:
         await worker.close()
+
+
+async def test_a_browser_with_no_player_yet_is_linked_straight_to_the_key(
+        worker: Worker) -> None:
+    """(``/link/CODE`` opened by a browser that never saw the page: its new token)."""
+    from trash_tui.web.identity import new_token
+
+    browsers = Browsers(worker)
+    token = new_token()
+    assert await browsers.known(token) is None
+    assert await browsers.link(token, await browsers.make_code(KEY)) == KEY
+    assert await browsers.known(token) == KEY
+    with pytest.raises(LinkError, match="no player yet"):
+        await browsers.link("", await browsers.make_code(KEY))

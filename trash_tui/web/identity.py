@@ -95,8 +95,9 @@ class Browsers:
         return code
 
     async def link(self, token: str, code: str) -> str:
-        """Make the browser holding ``token`` the player who made ``code``: that identity.
-        LinkError (one line) for a code that is wrong, used or over."""
+        """Make the browser holding ``token`` the player who made ``code``: that identity
+        (a token not known yet is kept from now on, as that player's). LinkError (one
+        line) for a code that is wrong, used or over, and nothing changes."""
         wanted = normal_link_code(code)
         if wanted is None:
             raise LinkError(f"not a link code: a link code is {CODE_LENGTH} letters and "
