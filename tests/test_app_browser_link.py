@@ -132,7 +132,24 @@ async def test_a_refused_code_is_said_on_the_same_line(tmp_path: Path) -> None:
             await pilot.press("b")
             line = app.screen.query_one("#lobby-browser")
             await until(pilot, lambda: "no codes today" in str(line.render()))
-            assert line.has_class("-error")
+            assert line.has_class("-error") and "\x1b" not in str(line.render())
+
+
+async def test_a_code_refused_while_a_link_is_shown_leaves_the_link(tmp_path: Path) -> None:
+    async with web_faced(tmp_path) as (service, _browsers):
+        app = app_of(service, KEY)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_lobby(pilot)
+            await pilot.press("b")
+            line = app.screen.query_one("#lobby-browser")
+            await until(pilot, lambda: "/link/" in str(line.render()))
+            shown = str(line.render())
+            for _ in range(5):  # (five codes a minute)
+                await pilot.press("b")
+            notice = app.screen.query_one("#lobby-notice")
+            await until(pilot, lambda: "wait a minute" in str(notice.render()))
+            assert "/link/" in str(line.render()) and not line.has_class("-error")
+            assert str(line.render()) != shown  # (the newest link)
 
 
 class _Refusing:

@@ -472,14 +472,18 @@ class LobbyScreen(Screen[None], SaysLines):
         if link is None or link.web_url is None or not isinstance(code, str) or \
                 not code.isalnum() or not isinstance(minutes, int):
             error = message.data.get("error")
-            self.show_browser_line(clean(error if isinstance(error, str) else
-                                         "no link code came", 150), error=True)
+            text = clean(error if isinstance(error, str) else "no link code came", 150)
+            if self.browser_text and not self.browser_error:  # (a link shown still works)
+                self.say(text, severity="error")
+            else:
+                self.show_browser_line(text, error=True)
             return
         text = link_line(link.web_url, code, minutes)
         self.show_browser_line(text)
         self.set_timer(minutes * 60, lambda: self.browser_line_over(text))
 
     browser_text = ""  # the browser's line as shown
+    browser_error = False  # (the line says why there is no link)
 
     def browser_line_over(self, text: str) -> None:
         """The code shown is over: its line goes (unless a newer one took its place)."""
@@ -487,7 +491,7 @@ class LobbyScreen(Screen[None], SaysLines):
             self.show_browser_line("")
 
     def show_browser_line(self, text: str, error: bool = False) -> None:
-        self.browser_text = text
+        self.browser_text, self.browser_error = text, error
         line = self.query_one("#lobby-browser", Static)
         line.update(Text(text))
         line.set_class(bool(text), "-shown")
