@@ -315,7 +315,7 @@ class WebFront:
             await self.browsers.link(token, request.match_info["code"])
         except LinkError as exc:
             return _line(400, f"trash: {exc}")
-        response = web.HTTPFound("/", headers=page.SECURITY_HEADERS)
+        response = web.Response(status=302, headers={**page.SECURITY_HEADERS, "Location": "/"})
         self._set_cookie(response, request, token)
         return response
 
