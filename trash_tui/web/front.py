@@ -21,7 +21,10 @@ Before any work for a request (``guard.py``): the per-address bucket (the SSH si
 the WebSocket also its ``Origin`` (403 for another site's page), then, once upgraded,
 at most ``connections_per_ip`` open sockets per address (with the SSH connections), a
 ban of the player, and the sessions' slots; a refusal the page can show is sent as
-``["refused", LINE]`` before the close.
+``["refused", LINE]`` before the close. A refused request is counted in the metrics and
+logged in the connection log as the SSH side logs a refused connection (a run of
+refusals by the rate limit once, a banned address at most ``BANNED_LINES_PER_MINUTE``
+lines a minute); a session's line is the runner's, as over SSH.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from trash_tui.play.table_protocol import normal_code
 from trash_tui.ssh.config import ServeError, WebConfig
+from trash_tui.ssh.connlog import LogEntry
 from trash_tui.ssh.server import Session, serve_session
 from trash_tui.web import guard, page
 from trash_tui.web.identity import LinkError
@@ -226,18 +230,33 @@ class WebFront:
     def _address(self, request: web.Request) -> str:
         return guard.client_address(request, self.config.trusted_proxies)
 
+    def _peer(self, request: web.Request) -> str:
+        """The player's address and the peer's port, as the connection log names a peer."""
+        address, (_, port) = self._address(request), guard.peer_of(request)
+        return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+    def _refused(self, request: web.Request, reason: str, logged: bool = True) -> None:
+        """Count a refusal (the metrics' ``reason``) and, if ``logged``, log it as the SSH
+        side logs a refused connection."""
+        self.state.refused(reason)
+        if logged:
+            self.state.log.write(LogEntry("connection", self._peer(request),
+                                          f"refused: {reason}", 0.0))
+
     def _refusal(self, request: web.Request) -> web.Response | None:
-        """The answer to a request refused before any work (a flood, a banned address)."""
+        """The answer to a request refused before any work (a flood, a banned address):
+        logged as the SSH side does (a ban at most ``BANNED_LINES_PER_MINUTE`` lines a
+        minute, a run of refusals by the rate limit once)."""
         address = self._address(request)
         if self.state.stopping:
             return _line(503, "trash: the server is stopping, try again later")
         sanction = self.state.moderation.banned(None, address)
         if sanction is not None:
-            self.state.refused("banned")
+            self._refused(request, "banned", self.state.banned_lines.admit() is not None)
             return _line(403, f"trash: {sanction.line()}")
-        allowed, _ = self.state.rate.take(address)
+        allowed, refusals = self.state.rate.take(address)
         if not allowed:
-            self.state.refused("rate limit")
+            self._refused(request, "rate limit", refusals == 1)
             return _line(429, RATE)
         return None
 
@@ -324,7 +343,7 @@ class WebFront:
         if refused is not None:
             return refused
         if not guard.origin_allowed(request, self.url, self.config.trusted_proxies):
-            self.state.refused("wrong origin")
+            self._refused(request, "wrong origin")
             return _line(403, FOREIGN)
         address = self._address(request)
         # textual.js appends "?width=..." to the URL, which may carry "?join=CODE" already
@@ -339,23 +358,21 @@ class WebFront:
         holds_slot = False
         try:
             if identity is None:
-                self.state.refused("unknown browser")
+                self._refused(request, "unknown browser")
                 end.refuse(UNKNOWN)
                 return socket
             sanction = self.state.moderation.banned(identity, address)
             if sanction is not None:
-                self.state.refused("banned")
+                self._refused(request, "banned")
                 end.refuse(f"trash: {sanction.line()}")
                 return socket
             if not self.state.connection_slots.acquire(address):
-                self.state.refused("too many connections")
+                self._refused(request, "too many connections")
                 end.refuse("trash: " + _too_many(self.state.connection_slots.per_address))
                 return socket
             holds_slot = True
             self.state.saw(identity, address)
-            _, peer_port = guard.peer_of(request)
-            peer = f"[{address}]:{peer_port}" if ":" in address else f"{address}:{peer_port}"
-            session = Session(peer, address, identity, term=TERM,
+            session = Session(self._peer(request), address, identity, term=TERM,
                               size=f"{end.size()[0]}x{end.size()[1]}",
                               username=query.get("join", ""), end=end,
                               started=time.monotonic())
