@@ -207,3 +207,16 @@ async def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(
         [session] = server.sessions
         assert session.address == "127.0.0.1"  # anyone may write the header
         await socket.close()
+
+
+def test_a_busy_web_port_is_one_line_and_nothing_is_left_running(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        serve = Serve(tmp_path, ["--config", str(write_config(tmp_path)), "--web", str(port)])
+        status = serve.process.wait(60)
+    lines = serve.output().strip().splitlines()
+    assert status != 0 and lines == [
+        f"trash: error: web: cannot listen on 127.0.0.1:{port}: Address already in use"], lines

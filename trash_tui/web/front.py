@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import ssl
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -413,6 +414,7 @@ async def start_web(server: RunningServer, browsers: Identities | None = None) -
         raise ServeError(f"web: cannot use the TLS certificate {listening.tls_certificate} "
                          f"and key {listening.tls_key}: {exc.reason or exc}") from None
     except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or exc)
         raise ServeError(f"web: cannot listen on {listening.host}:{listening.port}: "
-                         f"{exc.strerror or exc}") from None
+                         f"{reason}") from None
     return front
