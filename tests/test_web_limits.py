@@ -256,3 +256,19 @@ async def test_open_sockets_from_one_address_are_bounded_with_its_ssh_connection
         await eventually(lambda: not server.state.connections)
         await second.open()
         await eventually(lambda: server.session_count == 2)
+
+
+async def test_open_connections_from_one_address_are_bounded_before_any_request(
+        tmp_path: Path) -> None:
+    async with web_serving(tmp_path, command=SLEEPER, connections_per_ip=2) as (_, front):
+        bound = front_module.CONNECTIONS_PER_SOCKET * 2
+        opened = [await asyncio.open_connection("127.0.0.1", front.port)
+                  for _ in range(bound + 1)]
+        reader, writer = opened[-1]
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed at once
+        reader, writer = opened[0]  # the others are served
+        writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+            b"HTTP/1.1 200")
+        for _, writer in opened:
+            writer.close()

@@ -16,7 +16,9 @@ its ``fronts``). What it answers:
   code, then back to ``/``; ``GET /health``: ``ok``; ``/static/...``: the page's files.
 - anything else: 404 with one line. Every answer carries the page's security headers.
 
-Before any work for a request (``guard.py``): the per-address bucket (the SSH side's:
+A connection has ``REQUEST_TIMEOUT`` s to send a whole request, and an address (not a
+trusted proxy) at most ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open
+connections. Before any work for a request (``guard.py``): the per-address bucket (the SSH side's:
 ``connections_per_minute``; a flood gets one 429 line), a ban of the address (403); for
 the WebSocket also its ``Origin`` (403 for another site's page), then, once upgraded,
 at most ``connections_per_ip`` open sockets per address (with the SSH connections), a
@@ -62,6 +64,10 @@ MAX_BODY = 1024  # bytes of a request body (the web face takes none)
 #: seconds a connection has to send a whole request (and to send the next one on a
 #: kept-alive connection): a slow or half-open client is closed
 REQUEST_TIMEOUT = 10.0
+#: open TCP connections from one address (not a trusted proxy), before any request: this
+#: many for each of its ``connections_per_ip`` sockets (a browser loads a page's files
+#: over several connections); the next is closed at once
+CONNECTIONS_PER_SOCKET = 4
 STALE = "This browser was not known here: it starts as a new player."
 NOT_A_CODE = "That link's table code is not one: here is the lobby."
 UNKNOWN = ("trash: this browser has no player here (its cookie is missing or unknown): "
@@ -96,6 +102,8 @@ class WebFront:
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
         self.waiting: dict[object, asyncio.TimerHandle] = {}  # connections with no request yet
+        self.open: dict[object, str] = {}  # open connections counted, by their address
+        self.by_address: dict[str, int] = {}
         self.port = self.listening.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
@@ -189,13 +197,24 @@ class WebFront:
     # --- connections ---------------------------------------------------------------------
     def _time_requests(self, server: web.Server) -> None:
         """Give every new connection ``REQUEST_TIMEOUT`` s to send its first whole
-        request (aiohttp itself would wait for ever): its server is told of each
-        connection made and lost."""
+        request (aiohttp itself would wait for ever), and close one from an address that
+        has ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open already: its server
+        is told of each connection made and lost."""
         made, lost = server.connection_made, server.connection_lost
         loop = asyncio.get_running_loop()
 
         def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
             made(handler, transport)
+            peer = transport.get_extra_info("peername")
+            address = guard.plain_address(str(peer[0])) if peer else "?"
+            if not guard.trusted(address, self.config.trusted_proxies):
+                held = self.by_address.get(address, 0)
+                if held >= CONNECTIONS_PER_SOCKET * self.state.config.connections_per_ip:
+                    self.state.refused("too many connections")
+                    transport.close()
+                    return
+                self.by_address[address] = held + 1
+                self.open[handler] = address
             self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
                                                     handler, transport)
 
@@ -204,6 +223,13 @@ class WebFront:
             timer = self.waiting.pop(handler, None)
             if timer is not None:
                 timer.cancel()
+            address = self.open.pop(handler, None)
+            if address is not None:
+                held = self.by_address.get(address, 1) - 1
+                if held > 0:
+                    self.by_address[address] = held
+                else:
+                    self.by_address.pop(address, None)
             lost(handler, exc)
 
         server.connection_made = connection_made  # type: ignore[method-assign]
