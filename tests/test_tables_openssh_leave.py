@@ -100,10 +100,12 @@ def test_the_question_stays_readable_when_a_deal_ends_under_it(
         ann.pane.wait_for("Tables on this server")
         ann.pane.press("n")
         ann.pane.wait_for("A new table")
-        for key in ("Tab", "Tab", "Enter", *["Down"] * 5, "Enter"):  # the rules: kids
+        ann.pane.press("Tab", "Tab", "Enter")  # the rules' list
+        ann.pane.wait_for("kings-wild", "short-game")
+        for key in (*["Down"] * 5, "Enter"):  # standard, ..., eight-card, kids
             ann.pane.press(key)
-            time.sleep(0.3)
-        ann.pane.wait_for("kids")
+            time.sleep(0.2)
+        ann.pane.wait_for("Rules kids")
         ann.pane.press("C-s")  # Ann, an open seat, two bots; five slots a deal
         ann.pane.wait_for("Start now")
         ann.pane.press("s")  # the open seat is the stand-in's: three bots
