@@ -12,7 +12,7 @@ import asyncssh
 import pytest
 from admin_helpers import admin_ok
 from players_helpers import ANCHORS, finish, fixed_anchors, shared
-from ssh_helpers import connect, eventually, serving
+from ssh_helpers import Terminal, connect, eventually, serving
 
 from trash_tui.app.app import LobbyScreen, create_app
 from trash_tui.app.screens.remote import NameScreen, name_problem
@@ -170,6 +170,25 @@ async def test_a_keyless_client_is_told_how_to_make_a_key_and_comes_in_as_a_gues
     assert first and second and is_guest(first) and is_guest(second) and first != second
     assert "no SSH key" in said and "ssh-keygen -t ed25519" in said and "guest" in said
     assert refused is None
+
+
+async def test_an_idle_guest_is_not_promised_a_match_to_come_back_to(tmp_path: Path) -> None:
+    """The idle goodbye, the app's box and the lines left on a guest's terminal, says
+    that nothing is kept for a guest and how a key keeps it, not that their match is
+    saved for them to continue."""
+    async with serving(tmp_path, idle_timeout=1) as server, await connect(
+            server, client_keys=None, client_factory=lambda: Answers("", [])) as conn:
+        term = await Terminal.open(conn)
+        await term.read_until("Sit down")
+        mark = len(term.output)
+        said = await term.read_until("Come back with: ssh", since=mark, timeout=10)
+    box = said[said.index("Goodbye"):said.index("trash: no key pressed")]
+    box = " ".join(box.replace("█", " ").split())
+    assert "No key pressed for 1 second" in box and "guest" in box, box
+    assert "saved" not in box and "kept:" not in box, box
+    said = " ".join(said.split())
+    assert "no key pressed for 1 second" in said and "guest" in said, said
+    assert "ssh-keygen -t ed25519" in said and "Nothing is lost" not in said, said
 
 
 async def test_with_an_allow_list_a_keyless_client_is_refused_in_words(tmp_path: Path) -> None:

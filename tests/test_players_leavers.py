@@ -141,6 +141,42 @@ async def test_a_player_not_back_when_the_restarted_table_stops_waiting_is_a_lea
         assert seats[0]["rank"] in (1, 2)
 
 
+async def test_a_restarted_table_waits_only_for_those_who_were_at_it_when_it_stopped(
+        tmp_path: Path) -> None:
+    """Bob had left with esc and Gus is a guest (a new identity at every connection: he
+    cannot come back to his seat): after a restart the table waits for neither, so Ann,
+    back at once, plays the match out with the stand-in playing for both of them (it
+    waited 10 minutes at Bob's turn, then at Gus's)."""
+    name_player(tmp_path, "key:ann", "Ann")
+    name_player(tmp_path, "key:bob", "Bob")
+    name_player(tmp_path, "guest:0123456789abcdef", "Gus")
+    config = {**TABLE, "seats": ["human", "human", "human", "normal"]}
+    async with running_service(tmp_path) as service:
+        ann = await TableClient.connect(service, "key:ann")
+        bob = await TableClient.connect(service, "key:bob")
+        gus = await TableClient.connect(service, "guest:0123456789abcdef")
+        await ann.send({"op": "create", "config": config})
+        created = await ann.wait_for("created")
+        for friend in (bob, gus):
+            await friend.send({"op": "join", "code": created["code"]})
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        await bob.send({"op": "leave"})
+        await ann.wait_for("notice", lambda m: "Bob left" in m["text"])
+    async with running_service(tmp_path) as service:
+        [table] = service.tables.values()
+        ann = await TableClient.connect(service, "key:ann")
+        await ann.send({"op": "join", "table": table.id})
+        told = await ann.wait_for("notice", lambda m: "back at your seat" in m["text"])
+        assert "waits" not in told["text"], told["text"]
+        last = await play_out([ann], timeout=30.0)
+        assert last["table"]["status"] == "finished"
+    with open_history(tmp_path / "history.sqlite3") as history:
+        [row] = history.matches.of_player("key:bob")
+        finished = history.matches.finished_match(row.id)
+        assert finished is not None  # the two who were away at the end left it
+        assert finished.leavers == {"key:bob", "guest:0123456789abcdef"}
+
+
 def test_several_leavers_tie_for_last_place_in_the_rating_and_the_statistics(
         tmp_path: Path) -> None:
     assert final_places([1, 2, 3, 4], {0, 3}) == [3, 1, 2, 3]

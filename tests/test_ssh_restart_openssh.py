@@ -25,7 +25,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_ssh_openssh import FIRST_SCREEN, STEP, ServerProcess, flat, ssh_command, wait_until
+from test_guest_openssh import KEYGEN, openssh
+from test_ssh_openssh import (
+    FIRST_SCREEN,
+    NAME_PROMPT,
+    STEP,
+    ServerProcess,
+    TmuxPane,
+    flat,
+    ssh_command,
+    wait_until,
+)
 from test_tables_openssh import MATCH, SshPlayer
 
 pytestmark = pytest.mark.skipif(
@@ -236,3 +246,52 @@ def test_a_restart_is_announced_when_no_app_can_draw_on_a_busy_server(
             process.wait()
     assert server.process is not None and server.process.wait(20) == 0
     check_told(ann, bob, port, code)
+
+
+def test_a_restart_tells_a_guest_and_one_who_had_left_what_becomes_of_their_seat(
+        tmp_path: Path, port: int, server: ServerProcess,
+        players: tuple[Player, Player]) -> None:
+    """Gus, a friend with no key, hosts a table and Bob joins it by its code, then leaves
+    it (esc, esc). At the restart Gus's terminal does not promise him a seat or a match
+    to come back to (a guest is new at every visit) and says how a key keeps them; Bob's
+    says that the stand-in plays for him, as it did, until he is back."""
+    _, bob = players
+    folder = tmp_path / "gus"
+    folder.mkdir()
+    gus = TmuxPane(folder)
+    gus.notes += [folder / "status", server.stderr]
+    try:
+        gus.start(openssh(folder, port), WIDTH, HEIGHT)
+        gus.wait_for(KEYGEN, "guest", timeout=FIRST_SCREEN)
+        gus.press("Enter")
+        gus.wait_for(NAME_PROMPT, "Sit down", timeout=FIRST_SCREEN)
+        gus.press("C-u", *"Gus", "Enter")
+        gus.wait_for("New match", absent=NAME_PROMPT)
+        gus.press("t")
+        gus.wait_for("Tables on this server")
+        gus.press("n")
+        gus.wait_for("A new table")
+        gus.press("C-s")  # Gus, an open seat, two bots
+        found = _CODE.search(gus.wait_for("j in Tables"))
+        assert found is not None
+        code = found.group(1)
+        bob.connect(server, username=code)  # the open seat: the match begins
+        bob.pane.wait_for("Stock", "Discard", timeout=FIRST_SCREEN)
+        bob.pane.press("Escape")
+        bob.pane.wait_for("Leave the table?")
+        bob.pane.press("Escape")
+        bob.pane.wait_for("Tables on this server", "playing deal")
+
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        status = folder / "status"
+        wait_until(status.is_file, STEP, "Gus's ssh to exit")
+        said = gus.wait_for("server is stopping", "Come back with", f"ssh -p {port} 127.0.0.1")
+        assert "guest" in said and KEYGEN in said, said
+        assert f"(code {code}) is kept" not in said and "Nothing is lost" not in said, said
+        assert "cannot be given back to you" in said, said
+        said = bob.told("server is stopping", f"ssh -p {port} {code}@127.0.0.1")
+        assert "is kept" in said and "the stand-in plays for you" in said, said
+        assert "no stand-in plays for you" not in said, said
+    finally:
+        gus.kill()

@@ -84,3 +84,42 @@ def test_a_player_leaves_a_table_where_bots_play_with_esc_read_then_esc(
         ann.pane.wait_for("Stock", "Discard")
     finally:
         ann.pane.kill()
+
+
+def test_the_question_stays_readable_when_a_deal_ends_under_it(
+        tmp_path: Path, server: ServerProcess) -> None:  # noqa: F811
+    """A deal that ends while Ann is asked puts its summary over the board: the question's
+    first words stay on her 80×24 screen beside it (the box covered them), and esc leaves."""
+    ann = SshPlayer(tmp_path / "ann", server, "Ann")
+    try:
+        command = ssh_command(ann.key, ann.folder / "known_hosts", server.port,
+                              ann.folder / "status", ann.folder / "ssh.err")
+        ann.pane.start(command, WIDTH, HEIGHT)
+        ann.pane.wait_for("New match", timeout=FIRST_SCREEN)
+        ann.pane.press("t")
+        ann.pane.wait_for("Tables on this server")
+        ann.pane.press("n")
+        ann.pane.wait_for("A new table")
+        ann.pane.press("Tab", "Tab", "Enter")  # the rules' list
+        ann.pane.wait_for("kings-wild", "short-game")
+        for key in (*["Down"] * 5, "Enter"):  # standard, ..., eight-card, kids
+            ann.pane.press(key)
+            time.sleep(0.2)
+        ann.pane.wait_for("Rules kids")
+        ann.pane.press("C-s")  # Ann, an open seat, two bots; five slots a deal
+        ann.pane.wait_for("Start now")
+        ann.pane.press("s")  # the open seat is the stand-in's: three bots
+        ann.pane.wait_for("Stock", "Discard", timeout=STEP)
+
+        deadline = time.monotonic() + 180.0
+        while "Deal 1 is over" not in flat(ann.pane.screen() or ""):
+            assert time.monotonic() < deadline, ann.pane.screen()
+            ann.answer()
+            time.sleep(0.1)
+        ann.pane.press("Escape")  # the summary is up for a few seconds: esc asks
+        ann.pane.wait_for(QUESTION, "Deal 1 is over", timeout=3.0)
+
+        ann.pane.press("Escape")
+        ann.pane.wait_for("Tables on this server", "playing deal", timeout=STEP)
+    finally:
+        ann.pane.kill()

@@ -66,7 +66,7 @@ from trash_tui.players.identity import PLACEHOLDER_NAME, default_name, is_guest,
 from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
-from trash_tui.text import clean
+from trash_tui.text import clean, duration
 
 if TYPE_CHECKING:
     from trash_tui.app.screens.history import HistoryScreen
@@ -402,10 +402,8 @@ class TrashApp(App[None]):
     def check_player_idle(self) -> None:
         idle = time.monotonic() - self.last_input
         if self.idle_timeout > 0 and idle >= self.idle_timeout and not self.leaving:
-            minutes = max(1, round(self.idle_timeout / 60))
-            self.say_goodbye(f"No key pressed for {minutes} minute"
-                             f"{'s' if minutes != 1 else ''}. {self.saved_where()}",
-                             status=IDLE_EXIT_STATUS)
+            self.say_goodbye(f"No key pressed for {duration(self.idle_timeout)}. "
+                             f"{self.saved_where()}", status=IDLE_EXIT_STATUS)
 
     def server_stopping(self) -> None:
         """SIGTERM from the SSH server, which has taken the terminal back and tells the
@@ -418,10 +416,14 @@ class TrashApp(App[None]):
     def saved_where(self) -> str:
         """Where this player's match is kept, and how to get back to it: a seat at a
         shared table comes back by itself (the server sends a returning player to it);
-        a match of one's own is continued with c."""
+        a match of one's own is continued with c. A guest (new at every connection) gets
+        nothing back, and is told how a key would keep it."""
         from trash_tui.app.shared.board import SharedBoardScreen
         from trash_tui.app.shared.waiting_room import TableWaitingScreen
 
+        if is_guest(self.owner):
+            return ("As a guest you are someone new at every visit: nothing is kept for "
+                    "you. A key keeps your matches and your seat: ssh-keygen -t ed25519.")
         if any(isinstance(screen, SharedBoardScreen | TableWaitingScreen)
                for screen in self.screen_stack):
             return ("Your seat at the table is kept: when you connect again, you are back "

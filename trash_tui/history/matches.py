@@ -454,6 +454,11 @@ class Matches:
                 self.db.execute("DELETE FROM match_leavers WHERE match_id = ? AND "
                                 "identity = ?", (match_id, identity))
 
+    def away_from(self, match_id: int) -> set[str]:
+        """Who is away from the shared match ``match_id`` now (``mark_left``)."""
+        return {str(row[0]) for row in self.db.execute(
+            "SELECT identity FROM match_leavers WHERE match_id = ?", (match_id,))}
+
     def finished_match(self, match_id: int) -> FinishedMatch | None:
         """What the rating may read of a finished match (None: not finished, or its seats
         or result are unreadable)."""

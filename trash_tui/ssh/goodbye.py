@@ -9,8 +9,9 @@ sequence or synchronized update cut short ended, attributes, mouse, paste and fo
 reports off, line wrap on, the normal screen, the cursor shown); ``lines`` wraps a few
 plain paragraphs to the window, one line ending each with ``\\r\\n`` (the channel has
 no terminal driver to add the ``\\r``). The texts say what happened, what became of the
-player's seat at a shared table (``SeatKept``) and the exact ``ssh`` command to come
-back (``come_back``).
+player's seat at a shared table (``SeatKept``; a guest, new at every connection, keeps
+nothing and is told how a key would) and the exact ``ssh`` command to come back
+(``come_back``).
 
 Nothing here imports Textual: the SSH server uses it.
 """
@@ -83,31 +84,50 @@ def come_back(address: tuple[str, int] | None, code: str | None = None) -> str |
 @dataclass(frozen=True)
 class SeatKept:
     """A seat the player holds at a shared table: its name, join code, whether its match
-    is under way, and how long an empty table waits before it closes (seconds)."""
+    is under way, how long an empty table waits before it closes (seconds), and whether
+    the player was away from it (they left it, or their clock ran out: the stand-in plays
+    for them)."""
 
     table: str
     code: str
     playing: bool
     empty_timeout: float
+    away: bool = False
 
 
 SAVED = ("Nothing is lost: every match is saved after every move (c in the lobby "
          "continues an unfinished one).")
 
 
+def guest_text(seat: SeatKept | None) -> str:
+    """What a guest (no key: someone new at every connection) keeps: nothing."""
+    where = "" if seat is None else (f", and your seat at {seat.table} (code {seat.code}) "
+                                     "cannot be given back to you")
+    return (f"You played as a guest, someone new at every visit: nothing is kept for "
+            f"you{where}. To keep your name, your matches and a seat, make a key once "
+            "(ssh-keygen -t ed25519) and connect with it.")
+
+
 def stopping_text(seat: SeatKept | None, command: str | None,
-                  notice: str | None = None) -> list[str]:
+                  notice: str | None = None, guest: bool = False) -> list[str]:
     """The paragraphs for a player whose session ends because the server stops (restarts).
     What becomes of a seat is what a restarted server does: the table waits up to
-    ``empty_timeout`` for its players, and no stand-in plays for one not back yet (the
-    table waits at their turn), so nobody leaves a match because of the restart; after
-    that wait, the stand-in plays for whoever is still not back."""
+    ``empty_timeout`` for the players who were at it, and no stand-in plays for one not
+    back yet (the table waits at their turn), so nobody leaves a match because of the
+    restart; after that wait, the stand-in plays for whoever is still not back. For one
+    already away the stand-in plays on; a ``guest`` keeps nothing."""
     said = ["trash: the server is stopping, as its operator asked (usually to restart "
             "it): this session has ended. It is not a crash."]
     if notice:
         said.append(f"The operator says: {notice}")
-    if seat is None:
+    if guest:
+        said.append(guest_text(seat))
+    elif seat is None:
         said.append(SAVED)
+    elif seat.playing and seat.away:
+        said.append(f"Your seat at {seat.table} (code {seat.code}) is kept: the stand-in "
+                    "plays for you until you are back, as it did before the server "
+                    "stopped.")
     elif seat.playing:
         said.append(f"Your seat at {seat.table} (code {seat.code}) is kept. When the "
                     f"server is back, the table waits up to {duration(seat.empty_timeout)} "
@@ -121,11 +141,14 @@ def stopping_text(seat: SeatKept | None, command: str | None,
     return said
 
 
-def idle_text(idle_timeout: float, seat: SeatKept | None, command: str | None) -> list[str]:
+def idle_text(idle_timeout: float, seat: SeatKept | None, command: str | None,
+              guest: bool = False) -> list[str]:
     """The paragraphs for a player the app said goodbye to after ``idle_timeout`` s
-    without a key (the server goes on)."""
+    without a key (the server goes on); a ``guest`` keeps nothing."""
     said = [f"trash: no key pressed for {duration(idle_timeout)}: this session has ended."]
-    if seat is None:
+    if guest:
+        said.append(guest_text(seat))
+    elif seat is None:
         said.append(SAVED)
     elif seat.playing:
         said.append(f"Your seat at {seat.table} (code {seat.code}) is kept: the stand-in "

@@ -433,7 +433,8 @@ class ServerState:
         notice = self.tables.desk.notice
         said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
         seat = self.seat_kept(session)
-        paragraphs = stopping_text(seat, self.come_back(session, seat), said)
+        paragraphs = stopping_text(seat, self.come_back(session, seat), said,
+                                   guest=is_guest(session.player))
         if child is None and end is not None:  # nothing drawn yet
             with contextlib.suppress(OSError):
                 end.write(lines(paragraphs, clamp_size(*end.size())[0]))
@@ -456,15 +457,19 @@ class ServerState:
                       and t.seat_of(identity) is not None), None)
         if table is None:
             return None
+        index = table.seat_of(identity)
         return SeatKept(clean(table.config.name, 32), table.code, table.status == PLAYING,
-                        self.config.table_empty_timeout)
+                        self.config.table_empty_timeout,
+                        index is not None and table.seats[index].away)
 
     def come_back(self, session: Session, seat: SeatKept | None) -> str | None:
         """The ``ssh`` command that brings ``session``'s player back (to their seat's
-        table by its code, when they hold one); for a browser, the page's link."""
+        table by its code, when they hold one: a guest never does); for a browser, the
+        page's link."""
+        code = seat.code if seat and not is_guest(session.player) else None
         if session.way == "web" and self.web_url:
-            return f"{self.web_url}/t/{seat.code}" if seat else f"{self.web_url}/"
-        return come_back(self.tables.public_address, seat.code if seat else None)
+            return f"{self.web_url}/t/{code}" if code else f"{self.web_url}/"
+        return come_back(self.tables.public_address, code)
 
     async def _end_kicked(self, session: Session, grace: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -799,7 +804,8 @@ async def _play(state: ServerState, session: Session,
     if status == IDLE_EXIT_STATUS and not session.stopping:
         seat = state.seat_kept(session)
         child.farewell(idle_text(state.config.idle_timeout, seat,
-                                 state.come_back(session, seat)), status)
+                                 state.come_back(session, seat),
+                                 guest=is_guest(session.player)), status)
     with contextlib.suppress(OSError):
         end.exit(_client_status(status))
     return _ending(status, session.stopping), status

@@ -2,7 +2,8 @@
 
 ``Keeper`` stores a table (``save``: with why it closed, and whether the server's operator
 closed it, so its host cannot reopen it), rebuilds a stored one (``rebuild``: its match
-replayed exactly from its actions; a table whose match ended meanwhile is finished),
+replayed exactly from its actions, its seats away as the history keeps them; a table whose
+match ended meanwhile is finished),
 starts a table's match (saved action by action, its record saying where it was played and
 who sat where), reads a finished match's standing as the history keeps it (``result``) and
 what the lobby shows of a player's closed tables. Everything runs on the worker thread.
@@ -99,6 +100,10 @@ class Keeper:
                 return None
             table.controller = await self.worker.db(lambda history: resume_saved_match(
                 history, match_row))
+            away = await self.worker.db(lambda history: history.matches.away_from(
+                table.match_id or 0))
+            for seat in seats:  # away when the server stopped, as the history keeps it
+                seat.away = seat.identity is not None and seat.identity in away
             table.deals_seen = len(table.controller.match.history)
             table.status = PLAYING
             tag_record(table)

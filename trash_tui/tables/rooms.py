@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trash_tui.play.table_protocol import match_state, normal_code
+from trash_tui.players.identity import is_guest
 from trash_tui.tables.hub import Client
 from trash_tui.tables.table import (
     CLOSED,
@@ -425,13 +426,18 @@ class Rooms:
 
     def restored(self, table: Table, out: Outbox) -> None:
         """A table back after a restart: everyone is away until back, and a match in play
-        waits ``empty_timeout`` for them (no stand-in plays for them meanwhile)."""
+        waits ``empty_timeout`` for those who were at it when the server stopped (no
+        stand-in plays for them meanwhile): not for one already away then (they left, or
+        their clock ran out: the stand-in played for them and plays on), nor for a guest
+        (a new identity at every connection: never back at this seat)."""
+        were_here = {seat.identity for seat in table.seats if seat.identity
+                     and not seat.away and not is_guest(seat.identity)}
         for index, seat in enumerate(table.seats):  # everyone dropped: away until back
             if seat.identity is not None:
                 self.mark(table, index, True, out)
         now = self.now()
         if table.status == PLAYING:  # nobody left because of the server: the table waits
-            table.held = {seat.identity for seat in table.seats if seat.identity}
+            table.held = were_here
             table.held_until = now + self.limits().empty_timeout
         table.empty_since = now
         self.tables[table.id] = table

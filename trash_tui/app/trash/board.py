@@ -97,7 +97,8 @@ class TrashBoard(BoardShell, SaysLines):
     """A match of Trash in play: the card game's view in the board shell."""
 
     DEFAULT_CSS = """
-    TrashBoard { layout: vertical; layers: default summary; }
+    TrashBoard { layout: vertical; }
+    #board-area { height: 1fr; layers: default summary; }  /* a deal's summary over it */
     #board-top { height: 1fr; }
     #board-side { width: 34; }  /* TableRoom widens it on wide screens */
     #board-log { height: 1fr; border: round $panel; }
@@ -144,14 +145,17 @@ class TrashBoard(BoardShell, SaysLines):
         self._move_keys: tuple[Mapping[str, str], Mapping[int, tuple[str, ...]]] | None = None
 
     def compose(self) -> ComposeResult:
-        with TableRoom(id="board-top"):  # the side as wide as the table leaves
-            yield TableView(id="table")
-            with Vertical(id="board-side"):
-                yield PileView(id="piles")
-                yield GameLog(id="board-log")
+        # A deal's summary is a box over the table and the side, never over the status
+        # line: what the player is asked (esc's question at a shared table) stays whole.
+        with Vertical(id="board-area"):
+            with TableRoom(id="board-top"):  # the side as wide as the table leaves
+                yield TableView(id="table")
+                with Vertical(id="board-side"):
+                    yield PileView(id="piles")
+                    yield GameLog(id="board-log")
+            yield DealOverPanel(id="deal-over-panel")
         yield Static(id="board-status", markup=False)
         yield TrashFooter()
-        yield DealOverPanel(id="deal-over-panel")
 
     @property
     def animating(self) -> bool:

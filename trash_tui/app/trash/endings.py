@@ -3,7 +3,8 @@
 ``deal_lines`` and ``standings_lines`` turn the engine's summaries into sentences (no UI),
 so the screens, the replay viewer and tests share them; at a shared table they put the
 players who left last, as the history, the statistics and the rating do.
-``DealOverPanel`` is a box over the board (the bots wait until it is closed);
+``DealOverPanel`` is a box over the board's table and side, never over its status line
+(the bots wait until it is closed);
 ``StandingsScreen`` replaces the board when the match is over, and its "Back to the lobby"
 goes back to the lobby (from a shared table, past the Tables list). Their lines wrap
 inside the box, so no sentence is cut.
@@ -109,7 +110,8 @@ class DealOverPanel(Vertical):
     DealOverPanel { layer: summary; dock: top; display: none; width: 100%; height: 100%;
                     align: center middle; visibility: hidden; }
     #deal-over { visibility: visible; width: 76; max-width: 100%; height: auto;
-                 max-height: 100%; padding: 1 2; border: thick $accent; background: $surface; }
+                 max-height: 100%; overflow-y: auto; padding: 1 2; border: thick $accent;
+                 background: $surface; }
     #deal-over Static { width: 100%; }
     #deal-over-title { text-style: bold; margin-bottom: 1; }
     #deal-over Button { margin-top: 1; }
