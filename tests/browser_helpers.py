@@ -344,8 +344,12 @@ class Visitor:
             area.send_keys(key)
 
     def page_text(self) -> str:
-        """The page's own text (the title, the line under it): the terminal is a canvas."""
-        return str(self.driver.execute_script("return document.body.innerText"))
+        """The page's own text (the title, the line under it): the terminal is a canvas.
+        Empty while the page is being replaced."""
+        try:
+            return str(self.driver.execute_script("return document.body.innerText"))
+        except Exception:  # (a page being replaced: there is no body to read yet)
+            return ""
 
     def page_says(self, pattern: str, timeout: float = STEP) -> str:
         """Wait until the page's own text matches ``pattern``; that text."""
@@ -364,7 +368,8 @@ class Visitor:
 
     def screenshot(self, label: str) -> Path:
         """A PNG of the window in the artifacts folder (its path is printed)."""
-        width, height = self.driver.get_window_size().values()
+        size = self.driver.get_window_size()
+        width, height = size["width"], size["height"]
         path = self.artifacts / f"{label}-{self.name.lower()}-{width}x{height}.png"
         self.driver.save_screenshot(str(path))
         print(f"screenshot: {path}")
