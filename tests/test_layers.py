@@ -36,6 +36,7 @@ TOP_PARTS = {
     "admin": ("trash_tui.admin",),
     "app": ("trash_tui.app",),
     "ssh": ("trash_tui.ssh",),
+    "web": ("trash_tui.web",),
     "cli": ("trash_tui.cli", "trash_tui.__main__"),
 }
 TOP_IMPORTS = {
@@ -44,7 +45,8 @@ TOP_IMPORTS = {
     "admin": ("play", "tables"),
     "app": ("play",),
     "ssh": ("play", "tables", "admin", "app"),
-    "cli": ("play", "tables", "admin", "app", "ssh"),
+    "web": ("play", "tables", "admin", "ssh"),
+    "cli": ("play", "tables", "admin", "app", "ssh", "web"),
 }
 #: Imports against the top layer's order found when it was written, each with its reason;
 #: the lead resolves them (the check fails once one is gone, so its mark goes too).

@@ -131,14 +131,15 @@ class AdminCommands:
             found.append({"name": clean(place.name, 24), "key": session.player or "",
                           "address": session.address, "since": round(now - session.started, 1),
                           "where": place.where, "cpu": None if cpu is None else round(cpu, 2),
-                          "pid": session.pid})
+                          "pid": session.pid, "way": session.way})
         return found
 
     async def do_who(self, args: dict[str, Any]) -> tuple[str, Any]:
         rows = self.sessions()
-        text = _columns([[r["name"] or "?", r["key"], r["address"], _ago(r["since"]),
+        text = _columns([[r["name"] or "?", r["key"], r["way"], r["address"], _ago(r["since"]),
                           r["where"], "?" if r["cpu"] is None else f"{r['cpu']:.1f}s"]
-                         for r in rows], ["NAME", "KEY", "ADDRESS", "SINCE", "WHERE", "CPU"])
+                         for r in rows],
+                        ["NAME", "KEY", "WAY", "ADDRESS", "SINCE", "WHERE", "CPU"])
         return text or "nobody is on", rows
 
     async def do_tables(self, args: dict[str, Any]) -> tuple[str, Any]:
@@ -320,6 +321,7 @@ class AdminCommands:
             "connections": len(state.connections),
             "refused": metrics.refused_by_reason(),
             "sessions_started": int(metrics.value(metrics.sessions)),
+            "web_sessions_started": int(metrics.value(metrics.sessions, way="web")),
             "moves": int(metrics.value(metrics.moves)),
             "moves_per_second": round(metrics.moves_per_second(), 3),
             "session_cpu_seconds": round(metrics.value(metrics.cpu), 2),
@@ -344,7 +346,8 @@ class AdminCommands:
             f"({counts(f['sessions'])}); {f['connections']} connections",
             f"tables: {counts(f['tables'])}",
             f"moves: {f['moves']} ({f['moves_per_second']:.2f}/s over the last minute)",
-            f"sessions started: {f['sessions_started']}; their CPU: "
+            f"sessions started: {f['sessions_started']} ({f['web_sessions_started']} in a "
+            f"browser); their CPU: "
             f"{f['session_cpu_seconds']:.1f} s",
             f"history writes: {f['history_writes']['count']} (mean "
             f"{f['history_writes']['mean_ms']} ms)",

@@ -74,8 +74,8 @@ class ServerMetrics:
         self.registry = CollectorRegistry()
         self.refused = Counter("trash_connections_refused", "Connections and sessions "
                                "refused, by reason", ["reason"], registry=self.registry)
-        self.sessions = Counter("trash_sessions_started", "Sessions whose app started",
-                                registry=self.registry)
+        self.sessions = Counter("trash_sessions_started", "Sessions whose app started, "
+                                "by way in (ssh, web)", ["way"], registry=self.registry)
         self.moves = Counter("trash_moves", "Moves played at shared tables",
                              registry=self.registry)
         self.cpu = Counter("trash_session_cpu_seconds", "CPU seconds used by the sessions' "

@@ -42,7 +42,7 @@ def parse_duration(text: str) -> float:
 
 
 def is_key(target: str) -> bool:
-    return target.startswith(("SHA256:", "password:"))
+    return target.startswith(("SHA256:", "password:", "web:"))
 
 
 def address_network(target: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:

@@ -21,12 +21,15 @@ from trash_tui.tables.worker import Worker
 
 
 class Session(Protocol):
-    """One SSH session as the console sees it."""
+    """One session (SSH or a browser's) as the console sees it."""
 
     player: str | None  # its key's fingerprint (or a guest's, a password user's)
     address: str
     started: float  # time.monotonic() when it began
     token: str  # its token at the table service
+
+    @property
+    def way(self) -> str: ...  # how the player came in: "ssh" or "web"
 
     @property
     def pid(self) -> int | None: ...

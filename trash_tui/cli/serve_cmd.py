@@ -1,4 +1,5 @@
-"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``); ``trash serve --check``
+"""``trash serve``: play Trash over SSH (``ssh -p 2222 HOST``) and, with ``--web PORT`` or a
+``[web]`` table, in a browser (``trash_tui.web``); ``trash serve --check``
 to check the config and the data folder without starting (``ssh.check``); and ``trash
 serve hash-password`` for the password file.
 
@@ -32,6 +33,15 @@ async def serve(config: ServerConfig, load: Callable[[], ServerConfig] | None = 
     server = await start_server(config)
     if load is not None:
         server.state.load_config = load
+    front = None
+    if config.web.port is not None:
+        from trash_tui.web.front import start_web
+
+        try:
+            front = await start_web(server)
+        except BaseException:
+            await server.stop()
+            raise
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     reloads: set[asyncio.Task[str]] = set()
@@ -47,6 +57,8 @@ async def serve(config: ServerConfig, load: Callable[[], ServerConfig] | None = 
     loop.add_signal_handler(signal.SIGHUP, reload)
     try:
         click.echo(server.describe())  # after the handlers: a stop request is never lost
+        if front is not None:
+            click.echo(front.describe())
         for warning in server.warnings():
             click.echo(warning, err=True)
         await stop.wait()
@@ -83,17 +95,21 @@ def _public_host(ctx: click.Context, param: click.Parameter, value: str | None
               help="Where players reach the server, for the join hint ssh -p PORT "
                    "CODE@NAME (default: the config's public_host; also $TRASH_PUBLIC_HOST, "
                    "as in the container).")
+@click.option("--web", "web_port", type=click.IntRange(0, 65535), metavar="PORT",
+              help="Serve the game in browsers too, on this port (default: the config's "
+                   "[web] port; none: no web face; 0: any free port).")
 @click.option("--check", is_flag=True,
               help="Check the config and the data folder without starting: one line per "
                    "problem, exit status 0 when all is fine, 1 otherwise.")
 @click.pass_context
 def serve_group(ctx: click.Context, host: str | None, port: int | None,
-                config: Path | None, public_host: str | None, check: bool) -> None:
+                config: Path | None, public_host: str | None, web_port: int | None,
+                check: bool) -> None:
     """Serve the game over SSH: every session plays in its own app (stop with Ctrl-C)."""
     if ctx.invoked_subcommand is not None:
         return
     if check:
-        ctx.exit(check_command(config, host, port, public_host))
+        ctx.exit(check_command(config, host, port, public_host, web_port))
     from trash_tui.ssh.check import temporary_folder_problem
     from trash_tui.ssh.config import ServeError, load_server_config
 
@@ -102,7 +118,7 @@ def serve_group(ctx: click.Context, host: str | None, port: int | None,
         raise click.ClickException(problem)
 
     def load() -> ServerConfig:
-        return load_server_config(config, host, port, public_host)
+        return load_server_config(config, host, port, public_host, web_port)
 
     try:
         ended = asyncio.run(serve(load(), load))
@@ -112,13 +128,13 @@ def serve_group(ctx: click.Context, host: str | None, port: int | None,
 
 
 def check_command(config: Path | None, host: str | None = None, port: int | None = None,
-                  public_host: str | None = None) -> int:
+                  public_host: str | None = None, web_port: int | None = None) -> int:
     """Print every problem of ``config`` and its data folder, one line each, then a
     summary line; the exit status (0: all fine, 1: problems)."""
     from trash_tui.ssh.check import check_server
     from trash_tui.text import clean
 
-    result = check_server(config, host, port, public_host)
+    result = check_server(config, host, port, public_host, web_port)
     for problem in result.problems:  # (a value from the file is escaped in it already)
         click.echo(clean(problem, 600))
     click.echo(clean(result.summary(config), 600))

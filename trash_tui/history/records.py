@@ -3,8 +3,11 @@ runs: sanctions (bans and mutes), warnings (told at once, or at the player's nex
 ``told``), players' reports with their status (open, dismissed, acted on: by whom, when, a
 note), the tables' chat kept for ``chat_days`` (``chat_log``: a report is judged past the 20
 lines it holds), the server's settings (the message of the day), the moderator's log
-(``moderator_log``, written by ``trash_tui.admin.modlog``) and which keys came from which
-addresses (``key_addresses``, ``trash_tui.admin.seen``).
+(``moderator_log``, written by ``trash_tui.admin.modlog``), which keys came from which
+addresses (``key_addresses``, ``trash_tui.admin.seen``), and the web face's browsers: which
+identity a browser's token is (``browsers``: only the token's sha256 is kept, never the token)
+and the one-time codes that link a browser to an SSH key (``link_codes``; their rules are
+``trash_tui.web.identity``'s).
 
 Each is a table of its own in the same SQLite file as the matches, created with the other
 schemas when the history is opened (``History.records``), so a backup holds them too and a
@@ -92,6 +95,21 @@ CREATE TABLE IF NOT EXISTS key_addresses (
     PRIMARY KEY (identity, address)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS key_addresses_by_address ON key_addresses (address);
+
+CREATE TABLE IF NOT EXISTS browsers (
+    token_hash TEXT PRIMARY KEY,
+    identity TEXT NOT NULL,
+    created REAL NOT NULL,
+    last_seen REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS browsers_by_identity ON browsers (identity);
+CREATE TABLE IF NOT EXISTS link_codes (
+    code TEXT PRIMARY KEY,
+    identity TEXT NOT NULL,
+    expires REAL NOT NULL,
+    used REAL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS link_codes_by_identity ON link_codes (identity, expires);
 """
 MOTD = "motd"
 OPEN, DISMISSED, ACTED = "open", "dismissed", "acted"
@@ -117,6 +135,15 @@ class SanctionRow(NamedTuple):
     reason: str
     created: float
     until: float | None
+
+
+class LinkCodeRow(NamedTuple):
+    """One kept link code: whose, until when, and when it was used (None: not yet)."""
+
+    code: str
+    identity: str
+    expires: float
+    used: float | None
 
 
 class ServerRecords:
@@ -306,3 +333,66 @@ class ServerRecords:
             else:
                 self.db.execute("INSERT OR REPLACE INTO server_settings (key, value) "
                                    "VALUES (?, ?)", (key, value))
+
+    def browser(self, token_hash: str, now: float) -> str | None:
+        """The identity of the browser whose token hashes to ``token_hash`` (its
+        ``last_seen`` set to ``now``), or None if it is not known."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            row = self.db.execute("SELECT identity FROM browsers WHERE token_hash = ?",
+                                  (token_hash,)).fetchone()
+            if row is not None:
+                self.db.execute("UPDATE browsers SET last_seen = ? WHERE token_hash = ?",
+                                (now, token_hash))
+        return None if row is None else str(row[0])
+
+    def set_browser(self, token_hash: str, identity: str, now: float) -> None:
+        """The browser whose token hashes to ``token_hash`` is ``identity`` from now on (a
+        new row, or a known browser given another identity)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "INSERT INTO browsers (token_hash, identity, created, last_seen) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET "
+                "identity = excluded.identity, last_seen = excluded.last_seen",
+                (token_hash, identity, now, now))
+
+    def add_link_code(self, code: str, identity: str, expires: float, now: float,
+                      alive: int) -> None:
+        """Keep ``code`` for ``identity`` until ``expires``; of ``identity``'s codes still
+        alive at ``now`` only the ``alive`` newest stay so (the older ones expire now).
+        Codes over for a day are forgotten."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM link_codes WHERE expires < ?", (now - 86400,))
+            self.db.execute("INSERT INTO link_codes (code, identity, expires) VALUES (?, ?, ?)",
+                            (code, identity, expires))
+            self.db.execute(
+                "UPDATE link_codes SET expires = ? WHERE code IN (SELECT code FROM link_codes "
+                "WHERE identity = ? AND used IS NULL AND expires > ? "
+                "ORDER BY expires DESC LIMIT -1 OFFSET ?)", (now, identity, now, alive))
+
+    def link_codes(self) -> list[LinkCodeRow]:
+        """Every kept link code (alive, used or over for less than a day)."""
+        rows = self.db.execute("SELECT code, identity, expires, used FROM link_codes").fetchall()
+        return [LinkCodeRow(str(r[0]), str(r[1]), float(r[2]),
+                            None if r[3] is None else float(r[3])) for r in rows]
+
+    def use_link_code(self, code: str, token_hash: str, now: float) -> str | None:
+        """Use ``code`` at ``now``, if it is alive (one use only): the browser whose token
+        hashes to ``token_hash`` is its identity from now on, in the same transaction. That
+        identity, or None if the code was not alive."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            row = self.db.execute("SELECT identity FROM link_codes WHERE code = ? AND "
+                                  "used IS NULL AND expires > ?", (code, now)).fetchone()
+            if row is None:
+                return None
+            identity = str(row[0])
+            self.db.execute("UPDATE link_codes SET used = ? WHERE code = ?", (now, code))
+            self.db.execute(
+                "INSERT INTO browsers (token_hash, identity, created, last_seen) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET "
+                "identity = excluded.identity, last_seen = excluded.last_seen",
+                (token_hash, identity, now, now))
+        return identity

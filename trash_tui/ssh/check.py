@@ -30,6 +30,7 @@ from pathlib import Path
 from trash_tui.ssh.config import (
     ServeError,
     ServerConfig,
+    WebConfig,
     config_problems,
     public_address,
     public_host_problem,
@@ -58,16 +59,23 @@ class CheckResult:
         listen = f"[{config.host}]" if ":" in config.host else config.host
         ports = ("a server is running with this data folder, so its ports were not "
                  "checked" if self.running else f"listens on {listen}:{config.port}")
+        web = config.web
+        page = ""
+        if web.port is not None:
+            web_host = f"[{web.host}]" if ":" in web.host else web.host
+            page = (f"; the web face listens on {web_host}:{web.port}"
+                    f"{' with TLS' if web.tls else ''}"
+                    + (f", its page {web.public_url}/" if web.public_url else ""))
         return (f"trash serve --check: all fine ({where}; data folder "
                 f"{config.history.parent}; {ports}; players are told ssh -p {port} "
-                f"CODE@{host})")
+                f"CODE@{host}{page})")
 
 
 def check_server(path: Path | None, host: str | None = None, port: int | None = None,
-                 public_host: str | None = None) -> CheckResult:
+                 public_host: str | None = None, web_port: int | None = None) -> CheckResult:
     """Every problem of the config at ``path`` (with ``host``, ``port`` and
     ``public_host`` overriding it) and of its data folder."""
-    config, problems = config_problems(path, host, port, public_host)
+    config, problems = config_problems(path, host, port, public_host, web_port)
     result = CheckResult(problems, config)
     if config is None:
         return result
@@ -87,6 +95,8 @@ def check_server(path: Path | None, host: str | None = None, port: int | None = 
         wanted = [(config.host, config.port)]
         if config.metrics is not None:
             wanted.append(config.metrics)
+        if config.web.port is not None:
+            wanted.append((config.web.host, config.web.port))
         problems.extend(problem for host, port in wanted
                         if (problem := port_problem(host, port)) is not None)
     return result
@@ -105,11 +115,26 @@ def _check_files(config: ServerConfig, problems: list[str]) -> None:
         checks.append(lambda: PasswordFile(passwords))
     if motd is not None:
         checks.append(lambda: read_motd_file(motd))
+    if config.web.tls:
+        checks.append(lambda: tls_problem(config.web))
     for check in checks:
         try:
             check()
         except ServeError as exc:
             problems.append(str(exc))
+
+
+def tls_problem(web: WebConfig) -> None:
+    """ServeError (one line) when the web face's certificate and key cannot be used."""
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(str(web.tls_certificate), str(web.tls_key))
+    except (ssl.SSLError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise ServeError(f"web: cannot use the TLS certificate {web.tls_certificate} and "
+                         f"key {web.tls_key}: {reason}") from None
 
 
 def _check_folders(config: ServerConfig, problems: list[str]) -> None:

@@ -1,20 +1,22 @@
-"""One session's app: a child process on its own pseudo-terminal, wired to an SSH channel.
+"""One session's app: a child process on its own pseudo-terminal, wired to its client end.
 
 The child (``python -m trash_tui.ssh.session``) gets the PTY's slave side as stdin,
 stdout and stderr, leads a new session and makes the PTY its controlling terminal, so the
-kernel sends it SIGWINCH when the server resizes the PTY and SIGHUP on hang-up. Two pumps
-run here: the channel's input to the master (``_pump_input``: it also takes the client's
+kernel sends it SIGWINCH when the server resizes the PTY and SIGHUP on hang-up. The client
+is a front-neutral ``ClientEnd`` (``client_end.py``: an SSH channel, or a browser's
+WebSocket). Two pumps run here: the client's input to the master (``_pump_input``: it also
+takes the client's
 window changes, clamped to ``MAX_COLUMNS`` x ``MAX_ROWS`` and coalesced to one every
-``RESIZE_INTERVAL`` s, and ignores breaks and signals), and the master's output to the
-channel (and to the session's taps, ``trash_tui.ssh.watch``: the operator's watchers, a
+``RESIZE_INTERVAL`` s), and the master's output to the
+client (and to the session's taps, ``trash_tui.ssh.watch``: the operator's watchers, a
 recording; a tap never blocks the pump), so the server knows when the last byte has
 gone out before it reports the exit status. Both stop, and the master is closed, as soon
-as the child has exited or the channel has closed, whatever input is still queued.
+as the child has exited or the client has gone, whatever input is still queued.
 
 The server can take the terminal back from the app at any moment (``take_terminal``:
 the app's output is dropped from then on, and the bytes that put the terminal back as
 the app found it are given; ``farewell``: those, the server's own plain lines, the exit
-status and the channel closed, without waiting for the app).
+status and the client's end closed, without waiting for the app).
 
 Each session process gets resource limits (``SessionLimits``: CPU seconds and memory) and,
 if it has not drawn its first screen in ``BOOT_TIMEOUT`` s, the lowest CPU priority, so a
@@ -57,8 +59,7 @@ import tty
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import asyncssh
-
+from trash_tui.ssh.client_end import ClientEnd, Resize
 from trash_tui.ssh.config import ServerConfig
 from trash_tui.ssh.goodbye import ScreenTracker, lines, reset
 from trash_tui.ssh.session import IDLE_ENV, MAIN_PATH_ENV, PLAYER_ENV, PLAYERS_DIR_ENV
@@ -269,21 +270,21 @@ def _boot_slots() -> asyncio.Semaphore:
 
 
 class PtyChild:
-    """A running child on its own PTY, wired to an SSH channel by two pumps."""
+    """A running child on its own PTY, wired to its client's end by two pumps."""
 
     def __init__(self, process: asyncio.subprocess.Process | ForkedProcess,
-                 ssh: asyncssh.SSHServerProcess, master: int, slave: int | None = None,
+                 end: ClientEnd, master: int, slave: int | None = None,
                  booting: asyncio.Semaphore | None = None) -> None:
         self.process = process
-        self.ssh = ssh
+        self.end = end
         self.master = master
         self.slave = slave  # held open (forked children) until the child's first output
         self.booting = booting  # released at the first screen (or the boot timeout)
         self.written = 0  # bytes of output so far
-        self.ended = False  # the child has exited or the channel has closed
+        self.ended = False  # the child has exited or the client has gone
         self.screen = ScreenTracker()  # the app's output left the alternate screen on?
         self.taken = False  # the server has taken the terminal back: output is dropped
-        self.size = clamp_size(*ssh.get_terminal_size())  # the size the PTY has now
+        self.size = clamp_size(*end.size())  # the size the PTY has now
         self.resizes = 0  # window changes applied to the PTY (after coalescing)
         self._pending_size: tuple[int, int, int, int] | None = None
         self._resize_timer: asyncio.TimerHandle | None = None
@@ -320,18 +321,18 @@ class PtyChild:
         self._booted()
 
     @classmethod
-    async def start(cls, ssh: asyncssh.SSHServerProcess, env: Mapping[str, str],
+    async def start(cls, end: ClientEnd, env: Mapping[str, str],
                     command: tuple[str, ...] = SESSION_COMMAND,
                     limits: SessionLimits | None = None) -> PtyChild:
         """Open a PTY of the client's size (clamped), start ``command`` on it (the app:
-        forked from the fork server) with ``limits``, and connect it to ``ssh``. Waits for
+        forked from the fork server) with ``limits``, and connect it to ``end``. Waits for
         a boot slot first."""
         booting = _boot_slots()
         await booting.acquire()
         master, slave = pty.openpty()
         held: int | None = None
         try:
-            set_window_size(master, *ssh.get_terminal_size())
+            set_window_size(master, *end.size())
             _prepare_terminal(slave)
             os.set_blocking(master, False)
             context = fork_context() if tuple(command) == SESSION_COMMAND else None
@@ -364,7 +365,7 @@ class PtyChild:
             raise
         if held is None:
             os.close(slave)
-        return cls(process, ssh, master, held, booting)
+        return cls(process, end, master, held, booting)
 
     @property
     def pid(self) -> int:
@@ -386,32 +387,23 @@ class PtyChild:
         except PermissionError:
             pass
 
-    # --- input: the channel to the terminal -----------------------------------------------
+    # --- input: the client to the terminal ------------------------------------------------
     async def _pump_input(self) -> None:
-        """Forward what the client types to the master until the channel's input ends or
-        the session ends. Window changes resize the PTY (coalesced); breaks and signals
-        from the client are ignored (only the server signals the app)."""
-        reader = self.ssh.stdin
+        """Forward what the client types to the master until the client's input ends or
+        the session ends. Window changes resize the PTY (coalesced)."""
         while not self.ended:
-            try:
-                data = await reader.read(READ_SIZE)
-            except asyncssh.TerminalSizeChanged as change:
-                self.resize(change.width, change.height, change.pixwidth, change.pixheight)
-                continue
-            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                continue
-            except (ConnectionError, asyncssh.Error):
+            data = await self.end.read()
+            if data is None:
                 return
-            if not data:
-                return
-            if isinstance(data, str):
-                data = data.encode()
+            if isinstance(data, Resize):
+                self.resize(*data)
+                continue
             if not await self._write_input(data):
                 return
 
     async def _write_input(self, data: bytes) -> bool:
         """Write ``data`` to the master, waiting while the terminal's input queue is full
-        (the client's channel waits meanwhile: SSH flow control). False once the terminal
+        (the client's end is not read meanwhile: flow control). False once the terminal
         can take no more (the child has gone, or the session has ended)."""
         view = memoryview(data)
         while view and not self.ended:
@@ -473,10 +465,10 @@ class PtyChild:
             for tap in list(self.taps):
                 tap.resized(size[0], size[1])
 
-    # --- output: the terminal to the channel ------------------------------------------------
+    # --- output: the terminal to the client ------------------------------------------------
     async def _pump_output(self, master: int) -> None:
-        """Forward the master's output to the channel until the last writer of the slave
-        has gone (EIO); once the channel is closed, keep reading and drop the output so
+        """Forward the master's output to the client until the last writer of the slave
+        has gone (EIO); once the client has gone, keep reading and drop the output so
         the child never blocks on a full terminal."""
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=READ_SIZE)
@@ -502,9 +494,9 @@ class PtyChild:
                     for tap in list(self.taps):
                         tap.feed(data)
                 try:
-                    self.ssh.stdout.write(data)
-                    await self.ssh.stdout.drain()
-                except (ConnectionError, asyncssh.Error):
+                    self.end.write(data)
+                    await self.end.drain()
+                except OSError:  # (ConnectionError: the client has gone)
                     forwarding = False
         finally:
             transport.close()
@@ -536,13 +528,13 @@ class PtyChild:
             return await self.process.wait()
 
     async def run(self) -> tuple[bool, int]:
-        """Wait until the child exits or the channel closes. A closed channel hangs up the
+        """Wait until the child exits or the client's end closes. A closed end hangs up the
         child (SIGHUP, then SIGKILL after ``HANGUP_GRACE`` s; no SIGHUP when the server
         closed it with its ``farewell``: it signals the app itself). Returns (whether the
         client went away first, the child's exit status). The pumps are stopped and the
         master closed before it returns, whatever is still queued."""
         exited = asyncio.ensure_future(self.process.wait())
-        closed = asyncio.ensure_future(self.ssh.channel.wait_closed())
+        closed = asyncio.ensure_future(self.end.wait_closed())
         try:
             await asyncio.wait({exited, closed}, return_when=asyncio.FIRST_COMPLETED)
             disconnected = not exited.done()
@@ -570,7 +562,7 @@ class PtyChild:
 
     def take_terminal(self) -> bytes:
         """Take the client's terminal back from the app: none of the app's output goes to
-        the channel any more; the bytes that put the terminal back as the app found it
+        the client any more; the bytes that put the terminal back as the app found it
         (``goodbye.reset``), for the server to write before its own words."""
         self.taken = True
         return reset(self.screen.alternate)
@@ -578,12 +570,12 @@ class PtyChild:
     def farewell(self, paragraphs: list[str], status: int) -> None:
         """End the session on the server's side: the terminal taken back from the app,
         ``paragraphs`` written on it in plain text wrapped to the window (they stay after
-        ``ssh`` returns), then ``status`` sent and the channel closed. The app is not
+        ``ssh`` returns), then ``status`` sent and the client's end closed. The app is not
         waited for (``run`` then lets it exit, without a hang-up)."""
         data = self.take_terminal() + lines(paragraphs, self.size[0])
-        with contextlib.suppress(ConnectionError, asyncssh.Error, OSError):
-            self.ssh.stdout.write(data)
-            self.ssh.exit(status)
+        with contextlib.suppress(OSError):
+            self.end.write(data)
+            self.end.exit(status)
 
     def close(self) -> None:
         """Close the master (the pumps have stopped or are stopping) and drop a pending

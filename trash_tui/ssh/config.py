@@ -48,6 +48,18 @@ Every key is optional (``ssh-server.toml`` at the repository top is a commented 
     recordings_days = 14          # recordings older than this are deleted
     recording_max_mb = 50         # one recording stops at this size
 
+The web face (``trash_tui.web``) has its own table, ``[web]`` (``WebConfig``; no
+``port``: no web face)::
+
+    [web]
+    port = 8080                   # --web overrides it; absent: no web face
+    host = "127.0.0.1"            # where it listens ("0.0.0.0": every interface)
+    public_url = "https://games.example.org"  # where players open the page (default:
+                                  # http(s)://<public host>:<port>)
+    tls_certificate = "cert.pem"  # both or neither: https and wss (else plain http,
+    tls_key = "key.pem"           # e.g. behind a reverse proxy that does TLS)
+    trusted_proxies = ["127.0.0.1"]  # whose X-Forwarded-For/-Proto are believed
+
 Relative paths are relative to the file's folder; ``~`` is expanded. The default paths
 are in the user data folder (``default_data_dir()``), the history database is
 ``trash_tui.history.default_history_path()``.
@@ -69,9 +81,10 @@ import math
 import re
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -82,6 +95,9 @@ from trash_tui.toml_file import read_toml
 from trash_tui.tournament.config import key_line
 
 TABLE = "server"
+WEB_TABLE = "web"
+WEB_KEYS = ("host", "port", "public_url", "tls_certificate", "tls_key", "trusted_proxies")
+MAX_PROXIES = 100
 AUTH_MODES = ("open", "allow-list")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2222
@@ -131,6 +147,25 @@ def default_data_dir() -> Path:
     return platformdirs.user_data_path("trash-tui")
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The ``[web]`` table, validated: the web face is on when ``port`` is set."""
+
+    port: int | None = None  # None: no web face; 0: any free port
+    host: str = DEFAULT_HOST
+    public_url: str | None = None  # None: http(s)://<public host>:<port>
+    tls_certificate: Path | None = None
+    tls_key: Path | None = None
+    trusted_proxies: tuple[Network, ...] = ()
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_certificate is not None and self.tls_key is not None
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """A validated server configuration; the defaults are what a missing file gives."""
@@ -170,6 +205,7 @@ class ServerConfig:
     record_sessions: bool = False  # asciicast v2 recordings of every session
     recordings_days: int = 14  # recordings older than this are deleted
     recording_max_mb: int = 50  # a recording stops at this size
+    web: WebConfig = field(default_factory=WebConfig)  # the web face's ([web])
     source: Path | None = None  # the file it was read from, if any
 
     @property
@@ -228,12 +264,12 @@ class _Loader:
         except ServeError as exc:
             self.fail(exc)
 
-    def error(self, key: str | None, message: str) -> ServeError:
+    def error(self, key: str | None, message: str, table: str = TABLE) -> ServeError:
         """An error at ``server.key`` (its line, or the table's line, or no line)."""
-        label = TABLE if key is None else f"{TABLE}.{key_text(key)}"
-        line = key_line(self.text, key, TABLE) if key is not None else None
+        label = table if key is None else f"{table}.{key_text(key)}"
+        line = key_line(self.text, key, table) if key is not None else None
         if line is None:
-            line = key_line(self.text, None, TABLE)
+            line = key_line(self.text, None, table)
         where = f"{self.path}:{line}" if line else str(self.path)
         return ServeError(_one_line(f"{where}: {label}: {message}"))
 
@@ -244,8 +280,9 @@ class _Loader:
 
     def load(self) -> dict[str, Any]:
         for key in self.doc:
-            if key != TABLE:
-                self.fail(self.top_error(key, "unknown key; the file has one [server] table"))
+            if key not in (TABLE, WEB_TABLE):
+                self.fail(self.top_error(key, "unknown key; the file has a [server] table "
+                                              "and a [web] table"))
         table = self.doc.get(TABLE, {})
         if not isinstance(table, dict):
             self.fail(self.top_error(TABLE, f"expected a [server] table, got {_shown(table)}"))
@@ -284,7 +321,92 @@ class _Loader:
             self.keep(values, "metrics", lambda: self.metrics(table["metrics"]))
         self.check_limits(values)
         self.check_auth_files(values)
+        if WEB_TABLE in self.doc:
+            values["web"] = self.web(self.doc[WEB_TABLE])
         return values
+
+    # --- [web] ------------------------------------------------------------------------------
+    def web(self, table: Any) -> WebConfig:
+        """The ``[web]`` table (every problem located as ``web.key``)."""
+        if not isinstance(table, dict):
+            self.fail(self.top_error(WEB_TABLE, f"expected a [web] table, got {_shown(table)}"))
+            return WebConfig()
+        for key in table:
+            if key not in WEB_KEYS:
+                self.fail(self.error(key, "unknown key; known keys are " + ", ".join(WEB_KEYS),
+                                     WEB_TABLE))
+        values: dict[str, Any] = {}
+        readers: dict[str, Callable[[Any], Any]] = {
+            "host": self.web_host, "port": self.web_port, "public_url": self.public_url,
+            "tls_certificate": lambda v: self.web_file("tls_certificate", v),
+            "tls_key": lambda v: self.web_file("tls_key", v),
+            "trusted_proxies": self.trusted_proxies}
+        for key, read in readers.items():
+            if key in table:
+                self.keep(values, key, lambda read=read, key=key: read(table[key]))
+        if ("tls_certificate" in table) != ("tls_key" in table):
+            given, missing = (("tls_certificate", "tls_key") if "tls_certificate" in table
+                              else ("tls_key", "tls_certificate"))
+            self.fail(self.error(given, f"needs {missing} too (both or neither)", WEB_TABLE))
+            values.pop(given, None)
+        return WebConfig(**values)
+
+    def web_host(self, value: Any) -> str:
+        if not is_host_text(value):
+            raise self.error("host", "expected an address to listen on such as \"127.0.0.1\" "
+                                     f"or \"0.0.0.0\", got {_shown(value)}", WEB_TABLE)
+        return value
+
+    def web_port(self, value: Any) -> int:
+        if not _is_int(value) or not 0 <= value <= 65535:
+            raise self.error("port", "expected a port number from 0 to 65535 (0: any free "
+                                     f"port), got {_shown(value)}", WEB_TABLE)
+        return int(value)
+
+    def public_url(self, value: Any) -> str:
+        problem = self.error("public_url", "expected the page's address such as "
+                             f"\"https://games.example.org\", got {_shown(value)}", WEB_TABLE)
+        if not isinstance(value, str) or any(c.isspace() or is_unsafe(c) for c in value):
+            raise problem
+        parts = urlsplit(value)
+        try:
+            parts.port  # noqa: B018  (a bad port raises)
+        except ValueError:
+            raise problem from None
+        if parts.scheme not in ("http", "https") or not parts.hostname or \
+                parts.path not in ("", "/") or parts.query or parts.fragment or \
+                "@" in parts.netloc or any(c in value for c in "<>\"'`"):
+            raise problem
+        return value.rstrip("/")
+
+    def web_file(self, key: str, value: Any) -> Path:
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
+            raise self.error(key, f"expected a file path (a string), got {_shown(value)}",
+                             WEB_TABLE)
+        path = Path(value).expanduser()
+        path = path if path.is_absolute() else self.path.parent / path
+        if not path.is_file():
+            raise self.error(key, f"{path} is not a readable file", WEB_TABLE)
+        return path
+
+    def trusted_proxies(self, value: Any) -> tuple[Network, ...]:
+        if not isinstance(value, list) or len(value) > MAX_PROXIES:
+            raise self.error("trusted_proxies", "expected a list of addresses or networks "
+                             f"such as [\"127.0.0.1\", \"10.0.0.0/8\"], got {_shown(value)}",
+                             WEB_TABLE)
+        networks = []
+        for item in value:
+            try:
+                networks.append(ipaddress.ip_network(str(item).strip().strip("[]"),
+                                                     strict=False))
+            except ValueError:
+                raise self.error("trusted_proxies", "expected an address or network "
+                                 f"such as \"10.0.0.0/8\", got {_shown(item)}",
+                                 WEB_TABLE) from None
+            if not isinstance(item, str):
+                raise self.error("trusted_proxies", "expected an address or network "
+                                 f"such as \"10.0.0.0/8\", got {_shown(item)}", WEB_TABLE)
+        return tuple(networks)
 
     def boolean(self, key: str, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -422,22 +544,25 @@ def public_address(config: ServerConfig, listened_port: int) -> tuple[str, int]:
 
 
 def load_server_config(path: str | Path | None = None, host: str | None = None,
-                       port: int | None = None, public_host: str | None = None
-                       ) -> ServerConfig:
-    """The configuration of ``path`` (defaults without a file), with ``host``, ``port``
-    and ``public_host`` overriding the file's; ServeError (one line) on any problem."""
+                       port: int | None = None, public_host: str | None = None,
+                       web_port: int | None = None) -> ServerConfig:
+    """The configuration of ``path`` (defaults without a file), with ``host``, ``port``,
+    ``public_host`` and the web face's port overriding the file's; ServeError (one line)
+    on any problem."""
     values: dict[str, Any] = {}
     if path is not None:
         values = _read(Path(path))
-    _override(values, host, port, public_host)
+    _override(values, host, port, public_host, web_port)
     return ServerConfig(**values)
 
 
 def _override(values: dict[str, Any], host: str | None, port: int | None,
-              public_host: str | None) -> None:
+              public_host: str | None, web_port: int | None = None) -> None:
     for key, value in (("host", host), ("port", port), ("public_host", public_host)):
         if value is not None:
             values[key] = value
+    if web_port is not None:
+        values["web"] = replace(values.get("web", WebConfig()), port=web_port)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -446,8 +571,8 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def config_problems(path: str | Path | None = None, host: str | None = None,
-                    port: int | None = None, public_host: str | None = None
-                    ) -> tuple[ServerConfig | None, list[str]]:
+                    port: int | None = None, public_host: str | None = None,
+                    web_port: int | None = None) -> tuple[ServerConfig | None, list[str]]:
     """Every problem of the file at ``path``, one line each, and the configuration its
     good keys give (None when the file cannot be read at all): the same reader as
     ``load_server_config``, going on past each problem."""
@@ -460,7 +585,7 @@ def config_problems(path: str | Path | None = None, host: str | None = None,
         except ServeError as exc:
             return None, [str(exc)]
         values = _Loader(path, text, document, problems).load()
-    _override(values, host, port, public_host)
+    _override(values, host, port, public_host, web_port)
     return ServerConfig(**values), problems
 
 

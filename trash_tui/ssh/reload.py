@@ -7,8 +7,9 @@ the message of the day's file read again, the connection log reopened.
 - What the server reads live takes effect at once: the session and connection limits,
   the rate of new connections, the timeouts read when they start, each new session's CPU,
   memory and idle limits, the shared tables' limits, the join hint's host and port, the
-  message of the day's file. What was fixed when the server began listening needs a
-  restart (``RESTART_KEYS``): it is named, and its running value kept.
+  message of the day's file, the web face's public URL and trusted proxies. What was
+  fixed when the server began listening needs a restart (``RESTART_KEYS``, and the web
+  face's ``WEB_RESTART_KEYS``): it is named, and its running value kept.
 - The connection log is reopened at its path, so after logrotate renames ``ssh.log``
   (without ``copytruncate``) the next lines go to a new file; a log that cannot be
   reopened keeps the old one, and the line says so.
@@ -23,7 +24,13 @@ from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
 from trash_tui.ssh.child import SessionLimits
-from trash_tui.ssh.config import ServeError, ServerConfig, public_address, read_motd_file
+from trash_tui.ssh.config import (
+    ServeError,
+    ServerConfig,
+    WebConfig,
+    public_address,
+    read_motd_file,
+)
 from trash_tui.text import visible
 
 if TYPE_CHECKING:
@@ -34,22 +41,29 @@ if TYPE_CHECKING:
 RESTART_KEYS = ("host", "port", "host_key", "auth", "authorized_keys", "password_file",
                 "history", "players_dir", "admin_socket", "metrics", "login_timeout",
                 "keepalive_interval", "keepalive_count_max")
+#: Keys of [web] whose change takes a restart (its listening socket).
+WEB_RESTART_KEYS = ("host", "port", "tls_certificate", "tls_key")
 _LOCK = "trash_reload_lock"
 
 
 def _shown(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and value and all(isinstance(part, str | int) for part in value):
         value = ":".join(map(str, value))
+    elif isinstance(value, tuple):
+        value = ", ".join(map(str, value)) or "none"
     return visible("none" if value is None else str(value), limit=80)
 
 
 def changes(old: ServerConfig, new: ServerConfig) -> list[str]:
-    """The keys whose value differs, as ``key OLD → NEW``."""
-    return [f"{f.name} {_shown(getattr(old, f.name))} → {_shown(getattr(new, f.name))}"
-            for f in fields(ServerConfig) if f.name != "source"
-            and getattr(old, f.name) != getattr(new, f.name)]
+    """The keys whose value differs, as ``key OLD → NEW`` (``web.key`` for [web])."""
+    found = [f"{f.name} {_shown(getattr(old, f.name))} → {_shown(getattr(new, f.name))}"
+             for f in fields(ServerConfig) if f.name not in ("source", "web")
+             and getattr(old, f.name) != getattr(new, f.name)]
+    return found + [f"web.{f.name} {_shown(getattr(old.web, f.name))} → "
+                    f"{_shown(getattr(new.web, f.name))}" for f in fields(WebConfig)
+                    if getattr(old.web, f.name) != getattr(new.web, f.name)]
 
 
 async def reload(state: ServerState, port: int, how: str = "SIGHUP") -> str:
@@ -73,15 +87,21 @@ async def _reload(state: ServerState, port: int, how: str) -> str:
         parts.append(f"the config has a problem, the running config stays: {exc}")
     if new is not None:
         restart = [key for key in RESTART_KEYS if getattr(old, key) != getattr(new, key)]
-        kept = replace(new, **{key: getattr(old, key) for key in restart})
+        web_restart = [key for key in WEB_RESTART_KEYS
+                       if getattr(old.web, key) != getattr(new.web, key)]
+        kept = replace(new, **{key: getattr(old, key) for key in restart},
+                       web=replace(new.web, **{key: getattr(old.web, key)
+                                               for key in web_restart}))
         changed = changes(old, kept)
         await _apply(state, kept, port)
         if changed:
             parts.append("changed " + ", ".join(changed))
-        if restart:
+        if restart or web_restart:
             parts.append("needs a restart (the running value stays): " + ", ".join(
-                f"{key} {_shown(getattr(old, key))} → {_shown(getattr(new, key))}"
-                for key in restart))
+                [f"{key} {_shown(getattr(old, key))} → {_shown(getattr(new, key))}"
+                 for key in restart] + [f"web.{key} {_shown(getattr(old.web, key))} → "
+                                        f"{_shown(getattr(new.web, key))}"
+                                        for key in web_restart]))
     motd = await _motd(state)
     if motd:
         parts.append(motd)

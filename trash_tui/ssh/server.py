@@ -72,7 +72,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge, KbdIntResponse
@@ -100,6 +100,7 @@ from trash_tui.ssh.child import (
     session_environment,
     start_fork_server,
 )
+from trash_tui.ssh.client_end import ClientEnd, SshEnd
 from trash_tui.ssh.config import (
     ServeError,
     ServerConfig,
@@ -129,6 +130,7 @@ from trash_tui.ssh.limits import (
 from trash_tui.ssh.reload import reload as reload_server
 from trash_tui.ssh.reporting import Reporter
 from trash_tui.ssh.watch import MAX_WATCHERS, Watcher
+from trash_tui.tables.linking import LinkCodes
 from trash_tui.tables.service import TableLimits, TableService
 from trash_tui.tables.table import PLAYING, WAITING
 from trash_tui.tables.worker import Worker
@@ -167,26 +169,36 @@ GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauge
 #: bytes an app has written once its first screen is up (a session with no table link yet
 #: is booting before, in the lobby after)
 FIRST_SCREEN_BYTES = 4096
+#: The app's environment: how the player came in ("ssh" or "web"), the web face's page
+WAY_ENV = "TRASH_WAY"
+WEB_URL_ENV = "TRASH_WEB_URL"
 
 
 @dataclass
 class Session:
-    """One SSH session being played (or refused): what the log and the operator see."""
+    """One session being played (or refused), over SSH or from a browser (``way``): what
+    the log and the operator see."""
 
     peer: str
     address: str
     player: str | None
     term: str | None = None
     size: str | None = None
-    username: str = ""  # the SSH user name (a table's join code, if it is one)
+    username: str = ""  # the SSH user name or the web link's code (a table's join code?)
     started: float = field(default_factory=time.monotonic)
     child: PtyChild | None = None
     token: str = ""  # the session's token at the table service
     kicked: str | None = None  # why the operator ended it
     stopping: bool = False  # the server asked this session's app to stop
     done: asyncio.Event = field(default_factory=asyncio.Event)
-    process: asyncssh.SSHServerProcess | None = None  # its SSH channel's side
+    end: ClientEnd | None = None  # the client's end: its SSH channel's, its WebSocket's
+    colorterm: str | None = None  # the client's COLORTERM, if it said
     told: bool = False  # the server has written its goodbye on the terminal
+
+    @property
+    def way(self) -> str:
+        """How the player came in: "ssh" or "web"."""
+        return self.end.way if self.end is not None else "ssh"
 
     @property
     def pid(self) -> int | None:
@@ -200,7 +212,8 @@ class ServerState:
     def __init__(self, config: ServerConfig, log: ConnectionLog,
                  allow_list: AllowList | None, passwords: PasswordFile | None,
                  command: tuple[str, ...], echo: TextIO | None,
-                 address: tuple[str, int] | None = None) -> None:
+                 address: tuple[str, int] | None = None,
+                 link_codes: Callable[[Worker], LinkCodes] | None = None) -> None:
         self.config = config
         self.log = log
         self.allow_list = allow_list
@@ -236,7 +249,10 @@ class ServerState:
             report=self.report, public_address=address, worker=self.worker,
             mutes=self.moderation, on_move=self.metrics.move,
             on_report=self.metrics.reports.inc,
-            note=self.reporter.report)  # (a player's report is not an error)
+            note=self.reporter.report,  # (a player's report is not an error)
+            # the web face's maker of link codes (``trash_tui.web.identity.Browsers``),
+            # on this worker; none: no web face
+            link_codes=None if link_codes is None else link_codes(self.worker))
         self.metrics.read_gauges = self.gauges_from_any_thread
         self.loop: asyncio.AbstractEventLoop | None = None
         self.admin = AdminCommands(self)
@@ -245,6 +261,7 @@ class ServerState:
         self.load_config: Callable[[], ServerConfig] = lambda: load_server_config(
             config.source) if config.source else config
         self.port = config.port  # the port listened on (known once listening)
+        self.web_url: str | None = None  # the web face's page, when it is on
 
     def note(self, line: str) -> None:
         """A line for the operator on the server's log (stderr), as it is."""
@@ -394,24 +411,23 @@ class ServerState:
         nothing. A session still waiting for its turn to start is told the same (its app,
         if it starts meanwhile, is killed at once: it has done nothing yet)."""
         session.stopping = True
-        child, process = session.child, session.process
+        child, end = session.child, session.end
         if session.told:
             if child is not None:
                 child.take_terminal()
                 child.signal(signal.SIGKILL)
             return
-        if child is None and not (session.token and process is not None):
+        if child is None and not (session.token and end is not None):
             return  # not started: being refused, or about to be (with STOPPING_MESSAGE)
         session.told = True
         notice = self.tables.desk.notice
         said = clean(notice[0], 300) if notice and notice[1] > time.monotonic() else None
         seat = self.seat_kept(session)
         paragraphs = stopping_text(seat, self.come_back(session, seat), said)
-        if child is None and process is not None:  # nothing drawn yet
-            with contextlib.suppress(ConnectionError, asyncssh.Error, OSError):
-                process.stdout.write(lines(paragraphs, clamp_size(
-                    *process.get_terminal_size())[0]))
-                process.exit(STOPPED_EXIT_STATUS)
+        if child is None and end is not None:  # nothing drawn yet
+            with contextlib.suppress(OSError):
+                end.write(lines(paragraphs, clamp_size(*end.size())[0]))
+                end.exit(STOPPED_EXIT_STATUS)
             return
         if child is not None:
             child.farewell(paragraphs, STOPPED_EXIT_STATUS)
@@ -435,7 +451,9 @@ class ServerState:
 
     def come_back(self, session: Session, seat: SeatKept | None) -> str | None:
         """The ``ssh`` command that brings ``session``'s player back (to their seat's
-        table by its code, when they hold one)."""
+        table by its code, when they hold one); for a browser, the page's link."""
+        if session.way == "web" and self.web_url:
+            return f"{self.web_url}/t/{seat.code}" if seat else f"{self.web_url}/"
         return come_back(self.tables.public_address, seat.code if seat else None)
 
     async def _end_kicked(self, session: Session, grace: float) -> None:
@@ -701,55 +719,58 @@ def _ending(status: int, stopping: bool) -> str:
     return f"error: the app exited with status {status}"
 
 
-def _refuse(process: asyncssh.SSHServerProcess, message: str) -> None:
-    newline = "\r\n" if process.get_terminal_type() is not None else "\n"
-    with contextlib.suppress(ConnectionError, asyncssh.Error):
-        process.stderr.write((message + newline).encode())
-        process.exit(1)
-
-
-async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
-                session: Session) -> tuple[str, int | None]:
-    """Run one session; returns how it ended and the app's exit status (if it ran)."""
-    if process.subsystem is not None:
-        _refuse(process, SUBSYSTEM_MESSAGE.format(name=process.subsystem))
-        state.refused("subsystem")  # (never the client's name for it: labels are ours)
-        return f"refused: subsystem {process.subsystem}", None
+def _ssh_refusal(process: asyncssh.SSHServerProcess) -> tuple[str, str, str] | None:
+    """What an SSH session must be refused before anything else (a subsystem, a command,
+    no terminal): (the line said, the metrics' reason, the log's ending); None: go on."""
+    if process.subsystem is not None:  # (never the client's name in a label: ours)
+        return (SUBSYSTEM_MESSAGE.format(name=process.subsystem), "subsystem",
+                f"refused: subsystem {process.subsystem}")
     if process.command is not None:
-        _refuse(process, COMMAND_MESSAGE)
-        state.refused("command")
-        return "refused: command", None
-    if session.term is None:
-        _refuse(process, NO_TERMINAL_MESSAGE)
-        state.refused("no terminal")
-        return "refused: no terminal", None
+        return COMMAND_MESSAGE, "command", "refused: command"
+    if process.get_terminal_type() is None:
+        return NO_TERMINAL_MESSAGE, "no terminal", "refused: no terminal"
+    return None
+
+
+async def _play(state: ServerState, session: Session,
+                refusal: tuple[str, str, str] | None) -> tuple[str, int | None]:
+    """Run one session; returns how it ended and the app's exit status (if it ran)."""
+    end = session.end
+    assert end is not None
+    if refusal is not None:
+        message, reason, ended = refusal
+        end.refuse(message)
+        state.refused(reason)
+        return ended, None
     if state.stopping:
-        _refuse(process, STOPPING_MESSAGE)
+        end.refuse(STOPPING_MESSAGE)
         state.refused("server stopping")
         return "refused: server stopping", None
     refused = state.slots.take(session.address)
     if refused == ADDRESS_FULL:  # the server may have room: it is this address that has not
-        _refuse(process, f"trash: {address_full_message(state.slots.per_address)}")
+        end.refuse(f"trash: {address_full_message(state.slots.per_address)}")
         state.refused("too many sessions from this address")
         return "refused: too many sessions from this address", None
     if refused is not None:
-        _refuse(process, f"trash: {FULL_MESSAGE}")
+        end.refuse(f"trash: {FULL_MESSAGE}")
         state.refused("server full")
         return "refused: server full", None
     token = state.tables.register(session.player or "", session.address)
     session.token = token
     try:
-        colorterm = process.env.get("COLORTERM")
-        env = session_environment(state.config, session.player or "", session.term,
-                                  colorterm if isinstance(colorterm, str) else None)
+        env = session_environment(state.config, session.player or "", session.term or "",
+                                  session.colorterm)
         env[SOCKET_ENV] = str(state.tables.socket_path)
         env[TOKEN_ENV] = token
         code = normal_code(session.username)
         if code is not None:
             env[JOIN_ENV] = code
-        session.child = await PtyChild.start(process, env, state.command, state.limits)
+        env[WAY_ENV] = session.way
+        if state.web_url:
+            env[WEB_URL_ENV] = state.web_url
+        session.child = await PtyChild.start(end, env, state.command, state.limits)
         state.record(session)  # (before the app's first byte is read)
-        state.metrics.sessions.inc()
+        state.metrics.sessions.labels(way=session.way).inc()
         if state.stopping:  # stop() began while the app was starting
             state.end_for_stop(session)
         disconnected, status = await session.child.run()
@@ -760,58 +781,86 @@ async def _play(state: ServerState, process: asyncssh.SSHServerProcess,
         return ("server stopping" if session.stopping else "disconnected"), status
     child = session.child
     if session.kicked is not None:
-        with contextlib.suppress(ConnectionError, asyncssh.Error):
-            process.stdout.write(child.take_terminal() + b"\r\n")
-        _refuse(process, "trash: the server's operator ended this session: "
-                         f"{clean(session.kicked, 300)}")
+        with contextlib.suppress(OSError):
+            end.write(child.take_terminal() + b"\r\n")
+        end.refuse("trash: the server's operator ended this session: "
+                   f"{clean(session.kicked, 300)}")
         return f"kicked: {clean(session.kicked, 200)}", status
     if status == IDLE_EXIT_STATUS and not session.stopping:
         seat = state.seat_kept(session)
         child.farewell(idle_text(state.config.idle_timeout, seat,
                                  state.come_back(session, seat)), status)
-    with contextlib.suppress(ConnectionError, asyncssh.Error):
-        process.exit(_client_status(status))
+    with contextlib.suppress(OSError):
+        end.exit(_client_status(status))
     return _ending(status, session.stopping), status
 
 
-async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) -> None:
-    """The process factory: one session, isolated (any failure is logged, never raised)."""
-    game: GameConnection | None = process.get_extra_info(_GAME)
-    peer = game.peer if game else "?"
-    session = Session(peer, game.address if game else "?", game.player if game else None,
-                      username=game.username if game else "", process=process)
-    if game is not None:
-        game.session_opened()
-    session.term = process.get_terminal_type()
-    if session.term is not None:
-        columns, rows, _, _ = clamp_size(*process.get_terminal_size())
-        session.size = f"{columns}x{rows}"
+async def serve_session(state: ServerState, session: Session,
+                        refusal: tuple[str, str, str] | None = None,
+                        finished: Callable[[], None] | None = None) -> None:
+    """One session of any front (``session.end``: SSH or web), isolated: refused (with
+    ``refusal`` first, if given) or played, then logged; any failure is logged, never
+    raised. ``finished`` runs once the session has ended, before its log line."""
+    end = session.end
+    assert end is not None
     state.sessions.append(session)
     status: int | None = None
     ended = "error"
     try:
-        ended, status = await _play(state, process, session)
-        with contextlib.suppress(TimeoutError, ConnectionError, asyncssh.Error):
-            await asyncio.wait_for(process.wait_closed(), CLOSE_WAIT)
+        ended, status = await _play(state, session, refusal)
+        with contextlib.suppress(TimeoutError, OSError):
+            await asyncio.wait_for(end.wait_closed(), CLOSE_WAIT)
     except asyncio.CancelledError:
         ended = "server stopping" if state.stopping else "disconnected"
         raise
     except Exception as exc:
         ended = " ".join(f"error: {type(exc).__name__}: {exc}".split())
         state.report(f"a session failed: {type(exc).__name__}: {exc}",
-                     f"(the session of {peer})\n" + traceback.format_exc())
+                     f"(the session of {session.peer})\n" + traceback.format_exc())
         with contextlib.suppress(Exception):
-            _refuse(process, ERROR_MESSAGE)
+            end.refuse(ERROR_MESSAGE)
     finally:
         state.sessions.remove(session)
         session.done.set()
+        if finished is not None:
+            finished()
+        with contextlib.suppress(Exception):
+            state.log.write(LogEntry("session", session.peer, ended,
+                                     time.monotonic() - session.started, session.player,
+                                     session.term, session.size, status))
+
+
+async def run_session(state: ServerState, process: asyncssh.SSHServerProcess) -> None:
+    """The SSH process factory: one session over ``process`` (``serve_session``)."""
+    game: GameConnection | None = process.get_extra_info(_GAME)
+    colorterm = process.env.get("COLORTERM")
+    session = Session(game.peer if game else "?", game.address if game else "?",
+                      game.player if game else None,
+                      username=game.username if game else "", end=SshEnd(process),
+                      colorterm=colorterm if isinstance(colorterm, str) else None)
+    if game is not None:
+        game.session_opened()
+    session.term = process.get_terminal_type()
+    if session.term is not None:
+        columns, rows, _, _ = clamp_size(*process.get_terminal_size())
+        session.size = f"{columns}x{rows}"
+
+    def finished() -> None:
         if game is not None:
             game.session_closed()
             if session.kicked is not None:
                 game.close()
-        with contextlib.suppress(Exception):
-            state.log.write(LogEntry("session", peer, ended, time.monotonic() - session.started,
-                                     session.player, session.term, session.size, status))
+
+    await serve_session(state, session, _ssh_refusal(process), finished)
+
+
+class Front(Protocol):
+    """Another face of the server (the web's): ``close`` stops accepting, ``stop`` closes
+    what is left once the sessions have ended."""
+
+    def close(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 class RunningServer:
@@ -825,6 +874,7 @@ class RunningServer:
         self.host_key_fingerprint = host_key.get_fingerprint("sha256")
         self.port: int = acceptor.get_port()
         self.stopped = asyncio.Event()
+        self.fronts: list[Front] = []  # the other faces (the web's), closed with it
         self._stop_task: asyncio.Task[int] | None = None
         self._previous_handler: Any = None
         self._log_handler: logging.Handler | None = None
@@ -866,6 +916,8 @@ class RunningServer:
     def close(self) -> None:
         """Stop accepting new connections (running sessions go on)."""
         self.acceptor.close()
+        for front in self.fronts:
+            front.close()
 
     async def stop(self, grace: float = STOP_GRACE) -> int:
         """Stop: tell every app (SIGTERM), wait up to ``grace`` s, SIGKILL the rest,
@@ -898,6 +950,9 @@ class RunningServer:
                     waiting.cancel()
         for connection in list(state.connections):
             connection.close()
+        for front in self.fronts:
+            with contextlib.suppress(Exception):
+                await front.stop()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.acceptor.wait_closed(), 2.0)
         for _ in range(40):  # let connection_lost log the last lines
@@ -1047,10 +1102,14 @@ def _prepare_folders(config: ServerConfig) -> None:
 
 
 async def start_server(config: ServerConfig, echo: TextIO | None = None,
-                       command: tuple[str, ...] = SESSION_COMMAND) -> RunningServer:
+                       command: tuple[str, ...] = SESSION_COMMAND,
+                       link_codes: Callable[[Worker], LinkCodes] | None = None
+                       ) -> RunningServer:
     """Start listening as ``config`` says. ``echo`` receives the human log lines (default
-    stderr); ``command`` is the child each session runs. ServeError on any start-up
-    problem (host key, auth files, folders, no temporary folder, log, address in use)."""
+    stderr); ``command`` is the child each session runs; ``link_codes`` makes, on the
+    server's worker, the web face's maker of link codes (the web face's ``Browsers``; none:
+    no web face). ServeError on any start-up problem (host key, auth files, folders, no
+    temporary folder, log, address in use)."""
     temporary = temporary_folder_problem()
     if temporary:  # (a read-only container without a tmpfs: say what to add)
         raise ServeError(temporary)
@@ -1067,7 +1126,8 @@ async def start_server(config: ServerConfig, echo: TextIO | None = None,
     raise_descriptor_limit()
     loop = asyncio.get_running_loop()  # (the machine's name may take a DNS look-up)
     address = await loop.run_in_executor(None, public_address, config, config.port)
-    state = ServerState(config, log, allow_list, passwords, command, echo, address)
+    state = ServerState(config, log, allow_list, passwords, command, echo, address,
+                        link_codes)
     try:
         await state.tables.start()
     except (OSError, HistoryError) as exc:

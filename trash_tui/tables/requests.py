@@ -8,7 +8,8 @@ pace, show). The rest is here: the list of tables (pushed to those following it,
 every ``LIST_EVERY`` s), creating and reopening a table, starting its match, a player's
 move, the match's end and its standing, closing a table (``close_table``), and what the
 pacer's steps mean (``pacer.Steps``: a move everyone sees, a clock run out, a table broken).
-The social requests (chat, ignore, report) go to ``social.py``.
+The social requests (chat, ignore, report) go to ``social.py``, a link code for a browser
+(``link_code``) to ``linking.py``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from trash_tui.players.identity import PLACEHOLDER_NAME, default_name
 from trash_tui.tables.desk import Desk
 from trash_tui.tables.hub import Client, Hub, Report
 from trash_tui.tables.keeper import Keeper, closed_by_operator
+from trash_tui.tables.linking import Linking
 from trash_tui.tables.pacer import Pacer
 from trash_tui.tables.rooms import Outbox, Rooms, audience
 from trash_tui.tables.social import Social
@@ -53,7 +55,8 @@ class Requests:
     def __init__(self, worker: Worker, hub: Hub, rooms: Rooms, keeper: Keeper, social: Social,
                  desk: Desk, pace: Callable[[], Pace], report: Report,
                  address: Callable[[], tuple[str, int] | None],
-                 on_move: Callable[[], None], new_code: Callable[[set[str]], str]) -> None:
+                 on_move: Callable[[], None], new_code: Callable[[set[str]], str],
+                 linking: Linking) -> None:
         self.worker = worker
         self.hub = hub
         self.rooms = rooms
@@ -65,6 +68,7 @@ class Requests:
         self.address = address  # where players connect from outside (host, port), if known
         self.on_move = on_move  # a move was played (the metrics)
         self.new_code = new_code
+        self.linking = linking  # the link codes of the web face (``link_code``)
         self.pacer = Pacer(worker, pace, self, report)
         self.list_pending = False
         self.stopping = False
@@ -268,6 +272,9 @@ class Requests:
         await self.social.report_player(client, str(message.get("name", "")),
                                         str(message.get("reason", "")))
 
+    async def link_code(self, client: Client, message: dict[str, Any]) -> None:
+        await self.linking.link_code(client)
+
     # --- closing -------------------------------------------------------------------------------
     async def close_table(self, table: Table, why: str, by_operator: bool = False) -> None:
         """Save and close ``table`` (its host can reopen it while it has a match, unless
@@ -372,4 +379,5 @@ HANDLERS: dict[str, Handler] = {
     "mine": Requests.mine,
     "ignore": Requests.ignore,
     "report": Requests.report_player,
+    "link_code": Requests.link_code,
 }

@@ -18,6 +18,8 @@ token (``register``) and needs no second trust boundary; and a table's work is s
 - ``pacer.py``: each table's pace on the boards' ``TurnDriver`` (bots, stand-ins, the turn
   clock), at the ``Pace`` the welcome tells every client;
 - ``social.py``: chat, ignore, report, with the server's mutes as a declared interface;
+- ``linking.py``: the one-time codes that link a browser to a player's key, made by the
+  web face's maker the server passes in (``LinkCodes``, a declared interface);
 - ``keeper.py``: the tables in the history database (every table and every action is kept
   as it happens, so a restarted server restores every unfinished table: ``start``);
 - ``desk.py``: the operator's side (the motd, ``say``, a word to one player, the admin's
@@ -54,6 +56,7 @@ from trash_tui.play.turns import TABLE_PACE, Pace
 from trash_tui.tables.desk import Desk
 from trash_tui.tables.hub import Client, Hub, Report
 from trash_tui.tables.keeper import Keeper
+from trash_tui.tables.linking import LinkCodes, Linking, NoLinkCodes
 from trash_tui.tables.requests import Requests
 from trash_tui.tables.rooms import RoomLimits, Rooms
 from trash_tui.tables.social import Mutes, NoMutes, Social
@@ -102,7 +105,7 @@ class TableService:
                  worker: Worker | None = None, mutes: Mutes | None = None,
                  on_move: Callable[[], None] = lambda: None,
                  on_report: Callable[[], None] = lambda: None,
-                 note: Report | None = None) -> None:
+                 note: Report | None = None, link_codes: LinkCodes | None = None) -> None:
         self.history_path = history_path
         #: the config's limits (a reload puts new ones here: every part reads them at use)
         self.limits = limits or TableLimits()
@@ -123,7 +126,8 @@ class TableService:
         self.requests = Requests(self.worker, self.hub, self.rooms, self.keeper, self.social,
                                  self.desk, lambda: self.limits.pace, self.report,
                                  lambda: self.public_address, on_move,
-                                 lambda taken: new_code(taken))
+                                 lambda taken: new_code(taken),
+                                 Linking(link_codes or NoLinkCodes()))
         self.pacer = self.requests.pacer
 
     # --- what the server and the tests look at ----------------------------------------------

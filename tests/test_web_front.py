@@ -1,0 +1,85 @@
+"""The web face end to end, without a browser: the page and its files, and a browser's
+session over the page's WebSocket (textual.js's wire) through the same runner as SSH."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ssh_helpers import eventually
+from web_helpers import browser, web_serving
+
+from trash_tui.players.rater import open_history
+from trash_tui.web.front import COOKIE
+
+LOBBY_TITLE = "Trash — the card game"
+NAME_PROMPT = "Welcome to Trash!"
+
+
+async def test_the_page_loads_its_own_files_under_a_strict_policy(tmp_path: Path) -> None:
+    async with web_serving(tmp_path) as (_, front), browser(front) as visitor:
+        status, text, headers = await visitor.get("/")
+        assert status == 200 and headers["Content-Type"].startswith("text/html")
+        policy = headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy and "script-src 'self';" in policy
+        assert "frame-ancestors 'none'" in policy and f"ws://127.0.0.1:{front.port}" in policy
+        # every file the page names is served here; nothing from another site
+        assert "http" not in text.replace(f"ws://127.0.0.1:{front.port}/ws", "")
+        files = re.findall(r'(?:src|href)="([^"]+)"', text)
+        assert {"/static/trash.js", "/static/textual.js", "/static/xterm.css",
+                "/static/trash.css"} <= set(files)
+        for name in files:
+            status, _, headers = await visitor.get(name)
+            assert status == 200, name
+        css = (await visitor.get("/static/trash.css"))[1]
+        [font] = re.findall(r'url\("([^"]+)"\)', css)
+        assert (await visitor.get(font))[0] == 200
+        assert 'data-session-websocket-url="ws://127.0.0.1:' in text
+        # the browser's player: a cookie kept by the browser, out of the page's scripts
+        [cookie] = [c for c in visitor.http.cookie_jar if c.key == COOKIE]
+        assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie["path"] == "/"
+        assert not cookie["secure"] and int(cookie["max-age"]) == 400 * 86400
+        assert (await visitor.identity() or "").startswith("web:")
+        # the same browser again: the same player, no new cookie
+        status, _, headers = await visitor.get("/")
+        assert status == 200 and "Set-Cookie" not in headers
+        # the rest: one line
+        status, text, _ = await visitor.get("/nothing/here")
+        assert status == 404 and text.count("\n") == 1
+        assert (await visitor.get("/static/../page.py"))[0] == 404
+        assert (await visitor.get("/health"))[1] == "ok\n"
+
+
+async def test_a_browser_names_itself_and_its_move_against_a_bot_is_saved(
+        tmp_path: Path) -> None:
+    async with web_serving(tmp_path) as (server, front), browser(front) as visitor:
+        await visitor.get("/")
+        identity = await visitor.quiet()
+        await visitor.open()
+        await visitor.read_until(NAME_PROMPT)
+        [session] = server.sessions
+        assert session.way == "web" and session.player == identity
+        await visitor.type("\r")
+        await visitor.read_until(LOBBY_TITLE, "New match")
+        mark = len(visitor.output)
+        await visitor.type("n")
+        await visitor.read_until("Your move", since=mark)
+        await visitor.type("s")
+
+        def saved() -> bool:
+            with open_history(front.state.config.history) as history:
+                rows = history.matches.of_player(identity)
+            return bool(rows) and rows[0].actions >= 1
+
+        await eventually(saved, timeout=20)
+        with open_history(front.state.config.history) as history:
+            name = history.players.player_name(identity)
+        assert name is not None and name.startswith("Player ")
+        await visitor.type("\x1b")
+        mark = len(visitor.output)
+        for _ in range(5):
+            await visitor.type("\x1b", pause=0.5)
+            if "New match" in visitor.text(mark).replace(" ", " "):
+                break
+        await visitor.type("q")
+        assert await visitor.until_closed() == 1000

@@ -1,0 +1,127 @@
+"""Who a browser is: a long random token the browser keeps (its cookie), and the identity
+the history maps it to; and the one-time codes that link a browser to an SSH key.
+
+A browser's token is 32 random bytes (urlsafe base64). The history keeps only its sha256
+(``history.records``, table ``browsers``), so a stolen copy of the database names no
+browser's token. A new browser is ``web:`` and 16 random hex digits: a kept, rated player
+like a key (``trash_tui.players.identity``), not a guest.
+
+A player who has an SSH key asks the SSH lobby for a **link code** (``make_code``, through
+the table service's ``link_code`` request): 8 characters from the join codes' alphabet (no
+0/O, 1/I), good for one use and ``CODE_MINUTES`` minutes, at most ``CODES_ALIVE`` alive per
+identity (making another retires the oldest). A browser that opens ``/link/CODE`` is that
+key's identity from then on (``link``); its earlier ``web:`` player keeps its own past
+matches and rating under its old identity. A code is compared with every kept code in
+constant time, never looked up by its text. Every call runs on the server's one database
+thread (``trash_tui.tables.worker.Worker``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+
+from trash_tui.history import History
+from trash_tui.play.table_protocol import CODE_ALPHABET
+from trash_tui.players.identity import WEB_PREFIX, LinkError, is_guest
+from trash_tui.tables.worker import Worker
+
+__all__ = ["CODES_ALIVE", "CODE_LENGTH", "CODE_MINUTES", "Browsers", "LinkError",
+           "new_token", "token_hash"]
+
+CODE_LENGTH = 8
+CODE_MINUTES = 10
+CODES_ALIVE = 3
+#: A token is 43 characters; anything much longer is not one (and is not hashed).
+MAX_TOKEN = 128
+
+
+def new_token() -> str:
+    """A new browser's token: 32 random bytes, urlsafe base64."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the history keeps of a token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def normal_link_code(text: str) -> str | None:
+    """``text`` as a link code (upper case, spaces and dashes dropped), or None if it
+    cannot be one."""
+    code = "".join(char for char in text.upper() if char not in " -")
+    if len(code) == CODE_LENGTH and all(char in CODE_ALPHABET for char in code):
+        return code
+    return None
+
+
+class Browsers:
+    """The browsers' identities and link codes, in the history ``worker`` holds."""
+
+    code_minutes = CODE_MINUTES  # (the table service's ``LinkCodes`` interface)
+
+    def __init__(self, worker: Worker, clock: Callable[[], float] = time.time) -> None:
+        self.worker = worker
+        self.clock = clock
+
+    async def known(self, token: str) -> str | None:
+        """The identity of the browser holding ``token`` (its last visit noted now), or
+        None if no browser has it (a new browser, or a token this server never made)."""
+        if not token or len(token) > MAX_TOKEN:
+            return None
+        hashed, now = token_hash(token), self.clock()
+        return await self.worker.db(lambda history: history.records.browser(hashed, now))
+
+    async def new(self) -> tuple[str, str]:
+        """A new browser: its token and its identity (``web:`` and 16 hex digits)."""
+        token, identity = new_token(), WEB_PREFIX + secrets.token_hex(8)
+        hashed, now = token_hash(token), self.clock()
+        await self.worker.db(lambda history: history.records.set_browser(hashed, identity, now))
+        return token, identity
+
+    async def make_code(self, identity: str) -> str:
+        """A new one-time code that links a browser to ``identity``; LinkError for a guest
+        (nothing is kept for them)."""
+        if not identity or is_guest(identity):
+            raise LinkError("a guest cannot link a browser: nothing is kept for a guest "
+                            "(connect with an SSH key)")
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        now = self.clock()
+        await self.worker.db(lambda history: history.records.add_link_code(
+            code, identity, now + CODE_MINUTES * 60, now, CODES_ALIVE))
+        return code
+
+    async def link(self, token: str, code: str) -> str:
+        """Make the browser holding ``token`` the player who made ``code``: that identity.
+        LinkError (one line) for a code that is wrong, used or over."""
+        wanted = normal_link_code(code)
+        if wanted is None:
+            raise LinkError(f"not a link code: a link code is {CODE_LENGTH} letters and "
+                            "digits, as the SSH lobby shows it")
+        if not token or len(token) > MAX_TOKEN:
+            raise LinkError("this browser has no player yet: open the page first")
+        hashed, now = token_hash(token), self.clock()
+        return await self.worker.db(lambda history: _link(history, hashed, wanted, now))
+
+
+def _link(history: History, hashed: str, wanted: str, now: float) -> str:
+    """On the database thread: find ``wanted`` among the kept codes (each compared in
+    constant time), and use it."""
+    found = None
+    for row in history.records.link_codes():
+        if hmac.compare_digest(row.code.encode(), wanted.encode()):
+            found = row  # (no break: every kept code is compared)
+    if found is None:
+        raise LinkError("no such link code: check it, or make a new one in the SSH lobby")
+    if found.used is not None:
+        raise LinkError("this link code was used already: make a new one in the SSH lobby")
+    if found.expires <= now:
+        raise LinkError(f"this link code is over (a code holds {CODE_MINUTES} minutes): "
+                        "make a new one in the SSH lobby")
+    identity = history.records.use_link_code(found.code, hashed, now)
+    if identity is None:  # (cannot happen on the one thread; said all the same)
+        raise LinkError("this link code was used already: make a new one in the SSH lobby")
+    return identity
