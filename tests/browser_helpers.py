@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-SMALL, LARGE = (1024, 700), (1600, 1000)  # window sizes (CSS pixels)
+SMALL, LARGE = (1024, 700), (1600, 1000)  # the page's sizes in a window (CSS pixels)
 COOKIE = "trash_player"
 
 #: Run before any script of a page: keeps each xterm.js ``Terminal`` the page makes in
@@ -174,7 +174,7 @@ class WebServer(JourneyServer):
 
 
 def start_chromium(profile: Path, size: tuple[int, int]) -> WebDriver:
-    """A headless Chromium with its own ``profile`` folder and a window of ``size``."""
+    """A headless Chromium with its own ``profile`` folder, its page ``size`` big."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -198,7 +198,11 @@ def start_chromium(profile: Path, size: tuple[int, int]) -> WebDriver:
         options.add_argument(argument)
     service = Service(executable_path=str(CHROMEDRIVER),
                       log_output=str(profile.parent / "chromedriver.log"))
-    return webdriver.Chrome(options=options, service=service)
+    driver = webdriver.Chrome(options=options, service=service)
+    # ``size`` is what the page gets (the window's frame takes some of --window-size)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * size[0] - int(inner[0]), 2 * size[1] - int(inner[1]))
+    return driver
 
 
 class BrowserPane:
@@ -367,9 +371,9 @@ class Visitor:
             "return performance.getEntriesByType('resource').map(entry => entry.name)")]
 
     def screenshot(self, label: str) -> Path:
-        """A PNG of the window in the artifacts folder (its path is printed)."""
-        size = self.driver.get_window_size()
-        width, height = size["width"], size["height"]
+        """A PNG of the page in the artifacts folder (its path is printed)."""
+        width, height = self.driver.execute_script(
+            "return [window.innerWidth, window.innerHeight]")
         path = self.artifacts / f"{label}-{self.name.lower()}-{width}x{height}.png"
         self.driver.save_screenshot(str(path))
         print(f"screenshot: {path}")

@@ -24,6 +24,7 @@ RESTARTING = r"server is restarting"
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[WebServer]:
+    (tmp_path / "server").mkdir()
     running = WebServer(tmp_path / "server")
     try:
         running.start()
@@ -53,7 +54,9 @@ def test_a_restart_is_said_on_the_page_and_it_comes_back_to_the_seat(
         assert status == 0, f"trash serve exited with {status}: {server.output()}"
         for one in (kim, lou):
             one.page_says(RESTARTING, timeout=STEP)
-            one.sees("server is stopping")  # the server's goodbye, in the terminal
+            # the server's goodbye, in the terminal: the seat is kept, the way back
+            one.sees("server is stopping", f"(code {code}) is kept",
+                     f"Come back with: {server.url}/t/{code}")
         kim.screenshot("restarting")
         assert server.saved_actions(match_id) >= saved
 
