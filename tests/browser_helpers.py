@@ -357,8 +357,11 @@ class Visitor:
 
     def page_says(self, pattern: str, timeout: float = STEP) -> str:
         """Wait until the page's own text matches ``pattern``; that text."""
-        found = wait_until(lambda: re.search(pattern, self.page_text()), timeout,
-                           f"{pattern!r} on {self.name}'s page")
+        try:
+            found = wait_until(lambda: re.search(pattern, self.page_text()), timeout,
+                               f"{pattern!r} on {self.name}'s page")
+        except AssertionError as failure:
+            raise self.pane.failure(str(failure), self.pane.screen()) from None
         assert isinstance(found, re.Match)
         return found.string
 

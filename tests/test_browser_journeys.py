@@ -24,7 +24,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from browser_helpers import LARGE, SMALL, Visitor, WebServer, artifacts_folder
+from browser_helpers import COOKIE, LARGE, SMALL, Visitor, WebServer, artifacts_folder
 from journey_helpers import (
     FIRST_SCREEN,
     LOBBY,
@@ -178,6 +178,33 @@ def test_closing_the_tab_on_ones_turn_the_stand_in_plays_and_one_comes_back_to_t
     table.moves(ivy)
     table.moves(gus)
     assert server.match_of(ivy.identity) == server.match_of(gus.identity) == table.match()
+
+
+def test_a_stale_cookie_and_wrong_links_are_each_one_line_and_the_visitor_goes_on(
+        server: WebServer, visitors: Callable[..., Visitor]) -> None:
+    """A browser whose cookie the server does not know (a stale token) is told in one line
+    that it starts as a new player, and is one (the name prompt, a cookie that is that
+    player); a link whose code cannot be one says so in one line over the lobby; a link to
+    a table that is not there is one line in the app, whose keys still work."""
+    jo = visitors("Jo")
+    jo.open("/health")  # (on the site: a cookie can be set for it)
+    stale = "S" * 43
+    jo.driver.add_cookie({"name": COOKIE, "value": stale, "path": "/"})
+    jo.open("/")
+    jo.page_says("starts as a new player")
+    jo.name_if_asked()
+    cookie = jo.cookie()
+    assert cookie is not None and cookie["value"] != stale
+    assert server.browser_identity(cookie["value"]) == jo.identity
+    jo.sees(LOBBY, timeout=FIRST_SCREEN)
+
+    jo.open("/t/not-a-code!")
+    jo.page_says("code is not one")
+    jo.sees(LOBBY, timeout=FIRST_SCREEN)
+    jo.open("/t/QQQQ")  # a code, but no table has it
+    jo.sees("no open table has the code", timeout=FIRST_SCREEN)
+    jo.open_tables()  # the app goes on: its keys work
+    assert server.browser_identity(cookie["value"]) == jo.identity  # the same player
 
 
 async def test_a_websocket_from_another_origin_is_refused(server: WebServer) -> None:
