@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import secrets
 import time
+import types
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,8 @@ from trash_tui.players.rater import open_history
 from trash_tui.settings import Settings
 from trash_tui.tables import service as service_module
 from trash_tui.tables import table as table_module
+from trash_tui.tables.worker import Worker
+from trash_tui.web import identity as web_identity
 
 SIZES = [(80, 24), (160, 48)]
 SIZE_IDS = ["80x24", "160x48"]
@@ -42,8 +47,10 @@ def _fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     time.tzset()
 
 
-def player_app(service, identity: str, join: str | None = None):
-    link = TablesLink(str(service.socket_path), service.register(identity), join)
+def player_app(service, identity: str, join: str | None = None,
+               web_url: str | None = None):
+    link = TablesLink(str(service.socket_path), service.register(identity), join,
+                      web_url=web_url)
     settings = Settings(animation="off")
     return create_app(settings=settings, owner=identity, remote=True, tables=link)
 
@@ -265,6 +272,21 @@ async def test_the_history_keeps_a_shared_match_secret_and_refuses_to_delete_it_
 def service_thread(tmp_path: Path):
     """A table service running on an event loop of its own (in a thread), as the server
     runs it beside the session apps; snapshots run the app in theirs."""
+    yield from _service_thread(tmp_path)
+
+
+@pytest.fixture
+def web_service_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The same on a server whose web face is on (link codes, fixed here) and whose
+    players connect to play.example.org, port 2222."""
+    letters = itertools.cycle("WXYZ2345")
+    monkeypatch.setattr(web_identity, "secrets", types.SimpleNamespace(
+        choice=lambda alphabet: next(letters), token_hex=secrets.token_hex,
+        token_urlsafe=secrets.token_urlsafe))
+    yield from _service_thread(tmp_path, web=True)
+
+
+def _service_thread(tmp_path: Path, web: bool = False):
     import threading
 
     loop = asyncio.new_event_loop()
@@ -273,9 +295,12 @@ def service_thread(tmp_path: Path):
 
     def serve() -> None:
         asyncio.set_event_loop(loop)
-        service = service_module.TableService(tmp_path / "history.sqlite3",
-                                              service_module.TableLimits(bot_delay=0.0,
-                                                                         deal_pause=0.0))
+        worker = Worker(tmp_path / "history.sqlite3")
+        service = service_module.TableService(
+            tmp_path / "history.sqlite3",
+            service_module.TableLimits(bot_delay=0.0, deal_pause=0.0),
+            public_address=("play.example.org", 2222) if web else None, worker=worker,
+            link_codes=web_identity.Browsers(worker) if web else None)
         loop.run_until_complete(service.start())
         service.test_loop = loop  # type: ignore[attr-defined]
         holder["service"] = service
@@ -379,4 +404,41 @@ def test_snapshot_shared_board(snap_compare, tmp_path: Path, service_thread,
     ann = future.result(10)  # Ann stays connected (her client lives on the service's loop)
     code = ann.messages[-1]["code"]
     assert snap_compare(player_app(service_thread, "key:bob", join=code),
+                        terminal_size=size, run_before=run_before)
+
+
+WEB_URL = "https://play.example.org"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_lobby_link_for_a_browser(snap_compare, tmp_path: Path, web_service_thread,
+                                           size: tuple[int, int]) -> None:
+    """Issue 39: b in the SSH lobby with the web face on: the link on one line."""
+    two_players(tmp_path)
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: app.tables_link.connected)
+        await pilot.press("b")
+        line = app.screen.query_one("#lobby-browser")
+        await until(pilot, lambda: "/link/" in str(line.render()))
+        await pilot.pause(0.3)
+
+    assert snap_compare(player_app(web_service_thread, "key:ann", web_url=WEB_URL),
+                        terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_snapshot_waiting_room_both_ways(snap_compare, tmp_path: Path, web_service_thread,
+                                         size: tuple[int, int]) -> None:
+    """Issue 39: the waiting room gives the ssh command and the page, each on a line."""
+    two_players(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await open_new_table_form(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(pilot.app.screen, TableWaitingScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(player_app(web_service_thread, "key:ann", web_url=WEB_URL),
                         terminal_size=size, run_before=run_before)

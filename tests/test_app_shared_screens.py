@@ -218,15 +218,16 @@ async def test_the_new_table_name_is_the_one_it_gets(tmp_path: Path) -> None:
 
 # --- 4. the waiting room's join hint ---------------------------------------------------
 class _Link:
-    def __init__(self, welcome: dict[str, Any] | None) -> None:
+    def __init__(self, welcome: dict[str, Any] | None, web_url: str | None = None) -> None:
         self.welcome = welcome
+        self.web_url = web_url
 
     def send(self, message: Any) -> bool:
         return False
 
 
-def hint(welcome: dict[str, Any] | None) -> list[str]:
-    screen = TableWaitingScreen(_Link(welcome), {"table": {}}, host=True)  # type: ignore[arg-type]
+def hint(welcome: dict[str, Any] | None, web_url: str | None = None) -> list[str]:
+    screen = TableWaitingScreen(_Link(welcome, web_url), {"table": {}}, host=True)  # type: ignore[arg-type]
     return screen.join_hint("K9NR")
 
 
@@ -244,6 +245,27 @@ def test_the_join_hint_is_a_command_that_works_as_typed() -> None:
     assert lines[-1].strip() == f"ssh -p 22022 K9NR@{long_host}"
     assert all(len(line) <= HINT_WIDTH for line in hint({"address": address}))
     assert "this-server" not in " ".join(hint(None))
+
+
+def test_with_the_web_face_on_the_join_hint_gives_both_ways_each_on_one_line() -> None:
+    """Issue 39: ``ssh -p PORT CODE@HOST`` and ``URL/t/CODE``, each on a line of its own
+    that fits the waiting box at 80 columns."""
+    address = {"host": "play.example.org", "port": 2222}
+    web = "https://play.example.org"
+    assert hint({"address": address}, web) == [
+        "Code K9NR: j in Tables, or ssh -p 2222 K9NR@play.example.org",
+        "or in a browser: https://play.example.org/t/K9NR"]
+    assert hint(None, "http://trash.example") == [
+        "Code K9NR: j in Tables, or in a browser: http://trash.example/t/K9NR"]
+    assert hint(None, web) == ["Code K9NR: j in Tables, or join with",
+                               "  https://play.example.org/t/K9NR"]
+    long_host = "a-rather-long-host-name.games.example.org"
+    lines = hint({"address": {"host": long_host, "port": 22022}},
+                 f"https://{long_host}:8443")
+    assert lines == ["Code K9NR: j in Tables, or join with",
+                     f"  ssh -p 22022 K9NR@{long_host}",
+                     f"  https://{long_host}:8443/t/K9NR"]
+    assert all(len(line) <= HINT_WIDTH for line in lines)
 
 
 async def test_the_waiting_room_shows_the_servers_address_on_one_line(tmp_path: Path

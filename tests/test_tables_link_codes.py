@@ -63,3 +63,19 @@ async def test_a_server_without_a_web_face_makes_no_link_code(tmp_path: Path) ->
         assert "code" not in answer and answer["error"] == "this server has no web face"
         await ann.send({"op": "list"})  # (the client goes on)
         await ann.wait_for("tables")
+
+
+async def test_a_player_makes_at_most_five_codes_a_minute(tmp_path: Path) -> None:
+    async with service_with_web_face(tmp_path) as (service, browsers):
+        ann = await TableClient.connect(service, KEY)
+        answers = []
+        for _ in range(6):
+            await ann.send({"op": "link_code"})
+            answers.append(await ann.wait_for("link_code"))
+        assert all("code" in answer for answer in answers[:5])
+        assert "code" not in answers[5] and "wait a minute" in answers[5]["error"]
+        token, _ = await browsers.new()  # the last one shown still works
+        assert await browsers.link(token, answers[4]["code"]) == KEY
+        bob = await TableClient.connect(service, "SHA256:bobsbobsbobsbobs")
+        await bob.send({"op": "link_code"})  # (another player's own limit)
+        assert "code" in await bob.wait_for("link_code")

@@ -3,17 +3,21 @@ session over the page's WebSocket (textual.js's wire) through the same runner as
 
 from __future__ import annotations
 
+import html
 import re
+import sys
 from pathlib import Path
 
 from ssh_helpers import eventually
 from web_helpers import browser, web_serving
+from yarl import URL
 
 from trash_tui.players.rater import open_history
-from trash_tui.web.front import COOKIE
+from trash_tui.web.front import COOKIE, NOT_A_CODE, STALE
 
 LOBBY_TITLE = "Trash — the card game"
 NAME_PROMPT = "Welcome to Trash!"
+SLEEPER = (sys.executable, "-c", "import time; time.sleep(30)")  # a session's stand-in app
 
 
 async def test_the_page_loads_its_own_files_under_a_strict_policy(tmp_path: Path) -> None:
@@ -83,3 +87,44 @@ async def test_a_browser_names_itself_and_its_move_against_a_bot_is_saved(
                 break
         await visitor.type("q")
         assert await visitor.until_closed() == 1000
+
+
+async def test_a_stale_cookie_starts_a_new_player_and_the_page_says_so(tmp_path: Path) -> None:
+    async with web_serving(tmp_path) as (_, front), browser(front) as visitor:
+        visitor.http.cookie_jar.update_cookies({COOKIE: "a-token-this-server-never-made"},
+                                               URL(visitor.base))
+        status, text, headers = await visitor.get("/")
+        assert status == 200 and "Set-Cookie" in headers
+        assert f'<p id="status" role="status" aria-live="polite">{STALE}</p>' in text
+        assert (await visitor.identity() or "").startswith("web:")
+        status, text, _ = await visitor.get("/")  # known now: no line
+        assert '<p id="status" role="status" aria-live="polite"></p>' in text
+
+
+async def test_a_table_link_joins_by_its_code_and_a_wrong_one_says_so(tmp_path: Path) -> None:
+    async with web_serving(tmp_path, command=SLEEPER) as (server, front), \
+            browser(front) as visitor:
+        status, text, _ = await visitor.get("/t/abcd")
+        assert status == 200 and f"ws://127.0.0.1:{front.port}/ws?join=ABCD" in text
+        await visitor.open("?join=ABCD")
+        await eventually(lambda: server.session_count == 1)
+        [session] = server.sessions
+        assert session.username == "ABCD" and session.way == "web"
+        status, text, _ = await visitor.get("/t/not-a-code")
+        assert status == 200 and NOT_A_CODE in html.unescape(text) and "?join=" not in text
+        status, text, _ = await visitor.get("/t/<script>")
+        assert "<script>" not in text.split("<body>")[1]
+
+
+async def test_a_link_code_makes_the_browser_the_ssh_keys_player(tmp_path: Path) -> None:
+    async with web_serving(tmp_path, command=SLEEPER) as (_, front), \
+            browser(front) as visitor:
+        await visitor.get("/")
+        key = "SHA256:" + "k" * 43
+        code = await front.browsers.make_code(key)  # as the SSH lobby asks for one
+        status, _, headers = await visitor.get(f"/link/{code}")
+        assert status == 302 and headers["Location"] == "/"
+        assert await visitor.identity() == key
+        status, text, _ = await visitor.get(f"/link/{code}")  # used: one line
+        assert status == 400 and text.startswith("trash: ") and text.count("\n") == 1
+        assert await visitor.identity() == key

@@ -184,3 +184,34 @@ async def test_an_older_database_gets_the_browsers_tables_in_place(tmp_path: Pat
         assert await worker.db(lambda history: history.records.setting("motd")) == "kept"
     finally:
         await worker.close()
+
+
+async def test_a_browser_with_no_player_yet_is_linked_straight_to_the_key(
+        worker: Worker) -> None:
+    """(``/link/CODE`` opened by a browser that never saw the page: its new token)."""
+    from trash_tui.web.identity import new_token
+
+    browsers = Browsers(worker)
+    token = new_token()
+    assert await browsers.known(token) is None
+    assert await browsers.link(token, await browsers.make_code(KEY)) == KEY
+    assert await browsers.known(token) == KEY
+    with pytest.raises(LinkError, match="no player yet"):
+        await browsers.link("", await browsers.make_code(KEY))
+
+
+async def test_a_browser_unseen_for_longer_than_its_cookie_lives_is_forgotten(
+        worker: Worker, clock: Clock) -> None:
+    """Its cookie (400 days) is gone from the browser: its row would never be asked again.
+    Its player's matches and rating stay (only the token's hash goes)."""
+    browsers = Browsers(worker, clock)
+    old, old_identity = await browsers.new()
+    clock.now += 200 * 86400
+    kept, kept_identity = await browsers.new()
+    clock.now += 201 * 86400
+    await browsers.new()  # (a new browser's visit sweeps, at most once an hour)
+    assert await browsers.known(old) is None
+    assert await browsers.known(kept) == kept_identity
+    rows = await worker.db(lambda history: history.db.execute(
+        "SELECT identity FROM browsers").fetchall())
+    assert (old_identity,) not in rows and len(rows) == 2

@@ -224,3 +224,22 @@ def test_the_page_sets_no_html_it_is_sent() -> None:
     template = (HERE / "page.html").read_text(encoding="utf-8")
     assert sorted(re.findall(r"\$(\w+)", template)) == ["notice", "socket_url"]
     assert "<script>" not in template and " on" not in re.sub(r"<script[^>]*>", "", template)
+
+
+async def test_open_sockets_from_one_address_are_bounded_with_its_ssh_connections(
+        tmp_path: Path) -> None:
+    async with web_serving(tmp_path, command=SLEEPER, connections_per_ip=2) as (
+            server, front), browser(front) as first, browser(front) as second:
+        conn = await connect(server, asyncssh.generate_private_key("ssh-ed25519"))
+        await first.get("/")
+        await first.open()
+        await eventually(lambda: server.session_count == 1)  # (the SSH one has no session)
+        await second.get("/")
+        await second.open()
+        assert await second.until_closed() == 1000
+        [[kind, line]] = second.texts
+        assert kind == "refused" and line.startswith("trash: at most 2 connections at once")
+        conn.close()
+        await eventually(lambda: not server.state.connections)
+        await second.open()
+        await eventually(lambda: server.session_count == 2)

@@ -15,24 +15,31 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from ssh_helpers import screen_text, serving
+from ssh_helpers import screen_text, server_config
 
 from trash_tui.ssh.config import WebConfig
-from trash_tui.ssh.server import RunningServer
+from trash_tui.ssh.server import RunningServer, start_server
 from trash_tui.ssh.session import settings_file
 from trash_tui.web.front import COOKIE, WebFront, start_web
+from trash_tui.web.identity import Browsers
 
 
 @contextlib.asynccontextmanager
 async def web_serving(folder: Path, web: dict[str, Any] | None = None,
                       echo: io.StringIO | None = None, command: tuple[str, ...] | None = None,
                       **changes: Any) -> AsyncIterator[tuple[RunningServer, WebFront]]:
-    """A running server (``tests.ssh_helpers.serving``) with its web face on a free port
-    of 127.0.0.1 (``web`` overrides the ``[web]`` values)."""
-    config = WebConfig(**{"port": 0, **(web or {})})
-    async with serving(folder, echo=echo, command=command, web=config, **changes) as server:
+    """A running server whose files live in ``folder`` (as ``ssh_helpers.serving``), with
+    its web face on a free port of 127.0.0.1 (``web`` overrides the ``[web]`` values) and
+    the SSH lobby's link codes."""
+    config = server_config(folder, web=WebConfig(**{"port": 0, **(web or {})}), **changes)
+    options: dict[str, Any] = {"command": command} if command is not None else {}
+    server = await start_server(config, echo=echo if echo is not None else io.StringIO(),
+                                link_codes=Browsers, **options)
+    try:
         front = await start_web(server)
         yield server, front
+    finally:
+        await server.stop(grace=3.0)
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Bans and mutes as the server checks them: who a target names, durations, and the list
 of sanctions in force (kept in memory, the history database being their record).
 
-A target is a key (``SHA256:...`` fingerprint, or ``password:USER``), an address (one IP
+A target is a key (``SHA256:...`` fingerprint, ``password:USER``, or a browser's own
+player, ``web:...``), an address (one IP
 address, or a network such as ``203.0.113.0/24``) or a display name (resolved to the key
 registered with it when the sanction is made; a name two players took is refused with
 their keys, so a stranger who took the same name is never hit). ``--for`` durations are
@@ -16,7 +17,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from trash_tui.players.identity import is_guest
+from trash_tui.players.identity import WEB_PREFIX, is_guest
 
 BAN, MUTE = "ban", "mute"
 KEY, ADDRESS = "key", "address"
@@ -42,7 +43,8 @@ def parse_duration(text: str) -> float:
 
 
 def is_key(target: str) -> bool:
-    return target.startswith(("SHA256:", "password:", "web:"))
+    """Whether ``target`` is a kept player's identity (a key, a password user, a browser)."""
+    return target.startswith(("SHA256:", "password:", WEB_PREFIX))
 
 
 def address_network(target: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:

@@ -48,6 +48,7 @@ from trash_tui.app.screens.remote import (
 )
 from trash_tui.app.screens.roles import GivesHints, SaysLines, ShowsMatch
 from trash_tui.app.screens.too_small import check_size
+from trash_tui.app.shared.browser import offers_browser
 from trash_tui.app.shared.following import TableFollower
 from trash_tui.app.shared.link import (
     Kicked,
@@ -61,7 +62,7 @@ from trash_tui.app.shared.notices import KICK_GOODBYE, kicked_text, say_from_ser
 from trash_tui.games import TRASH
 from trash_tui.history import LOCAL_OWNER, PLAYING, History, HistoryError, MatchRow
 from trash_tui.play.controller import MatchController, make_seats
-from trash_tui.players.identity import PLACEHOLDER_NAME, default_name, is_guest
+from trash_tui.players.identity import PLACEHOLDER_NAME, default_name, is_guest, is_web
 from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules, RulesError
 from trash_tui.settings import Settings, SettingsError, save_settings
@@ -303,7 +304,8 @@ class TrashApp(App[None]):
         if self.remote:
             if self.registered_name() is not None:
                 return None
-            return NameScreen(self.suggested_name(), guest=is_guest(self.owner))
+            return NameScreen(self.suggested_name(), guest=is_guest(self.owner),
+                              web=is_web(self.owner))
         return None if self.settings.name_chosen else LocalNameScreen(self.settings.name)
 
     def registered_name(self) -> str | None:
@@ -687,6 +689,9 @@ class TrashApp(App[None]):
                             self.action_open_settings)
         yield SystemCommand("Rules help", "The rules, with the house rules in play",
                             self.action_open_rules)
+        if isinstance(screen, LobbyScreen) and offers_browser(self.tables_link, self.owner):
+            yield SystemCommand("Play in a browser", "A one-time link that makes a browser "
+                                "you (name, rating, seats)", screen.action_play_in_browser)
         if isinstance(screen, GivesHints):
             yield SystemCommand("Hint", "What the expert bot would do, and your chances",
                                 screen.action_hint)

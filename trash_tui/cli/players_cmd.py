@@ -100,7 +100,8 @@ def leaderboard_command(game: str, bots: bool, top: int, as_json: bool,
                    f"{_when(entry.last_seen)}")
     if unnamed:
         click.echo(f"{UNNAMED}: a player who has not chosen a name, shown by the start of "
-                   "their key ('trash players stats KEY' takes it).")
+                   "their key, or web:... for a browser ('trash players stats KEY' takes "
+                   "it).")
 
 
 @players_group.command("stats")

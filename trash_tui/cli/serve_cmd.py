@@ -30,7 +30,12 @@ async def serve(config: ServerConfig, load: Callable[[], ServerConfig] | None = 
     again with ``load``); returns the number of sessions it ended."""
     from trash_tui.ssh.server import start_server
 
-    server = await start_server(config)
+    link_codes = None
+    if config.web.port is not None:
+        from trash_tui.web.identity import Browsers
+
+        link_codes = Browsers  # (the SSH lobby's "Play in a browser" codes)
+    server = await start_server(config, link_codes=link_codes)
     if load is not None:
         server.state.load_config = load
     front = None

@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS browsers (
     last_seen REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS browsers_by_identity ON browsers (identity);
+CREATE INDEX IF NOT EXISTS browsers_by_last_seen ON browsers (last_seen);
 CREATE TABLE IF NOT EXISTS link_codes (
     code TEXT PRIMARY KEY,
     identity TEXT NOT NULL,
@@ -356,6 +357,14 @@ class ServerRecords:
                 "VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET "
                 "identity = excluded.identity, last_seen = excluded.last_seen",
                 (token_hash, identity, now, now))
+
+    def forget_browsers(self, before: float) -> int:
+        """Forget the browsers last seen before ``before`` (their cookie is gone); how
+        many."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db.execute("DELETE FROM browsers WHERE last_seen < ?",
+                                   (before,)).rowcount
 
     def add_link_code(self, code: str, identity: str, expires: float, now: float,
                       alive: int) -> None:

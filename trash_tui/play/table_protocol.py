@@ -54,6 +54,10 @@ from trash_tui.rules import Rules
 SOCKET_ENV = "TRASH_TUI_TABLES_SOCKET"
 TOKEN_ENV = "TRASH_TUI_TABLES_TOKEN"
 JOIN_ENV = "TRASH_TUI_JOIN"
+#: The server's web face's public URL (set only when it has one), and the way this session
+#: came in: "ssh" or "web" (issue 39; a session without it came over SSH).
+WEB_URL_ENV = "TRASH_WEB_URL"
+WAY_ENV = "TRASH_WAY"
 MAX_LINE = 256 * 1024  # bytes of one message
 VERSION = 1
 #: Join codes: four characters a friend can read out loud (no 0/O, 1/I).

@@ -85,7 +85,14 @@ from trash_tui.admin.moderation import Moderation, Sanction
 from trash_tui.admin.server_side import Place
 from trash_tui.history import HistoryError
 from trash_tui.history.records import MOTD
-from trash_tui.play.table_protocol import JOIN_ENV, SOCKET_ENV, TOKEN_ENV, normal_code
+from trash_tui.play.table_protocol import (
+    JOIN_ENV,
+    SOCKET_ENV,
+    TOKEN_ENV,
+    WAY_ENV,
+    WEB_URL_ENV,
+    normal_code,
+)
 from trash_tui.players.identity import is_guest, new_guest
 from trash_tui.players.rater import open_history
 from trash_tui.ssh import recording
@@ -169,9 +176,6 @@ GAUGES_WAIT = 2.0  # seconds a scrape waits for the event loop to read the gauge
 #: bytes an app has written once its first screen is up (a session with no table link yet
 #: is booting before, in the lobby after)
 FIRST_SCREEN_BYTES = 4096
-#: The app's environment: how the player came in ("ssh" or "web"), the web face's page
-WAY_ENV = "TRASH_WAY"
-WEB_URL_ENV = "TRASH_WEB_URL"
 
 
 @dataclass

@@ -104,6 +104,7 @@ class WebFront:
         app.router.add_get("/ws", self.socket)
         app.router.add_get("/link/{code}", self.link)
         app.router.add_get("/health", self.health)
+        app.router.add_get("/favicon.ico", self.no_icon)
         app.router.add_get("/static/{name:.+}", self.static)
         app.middlewares.append(self._first)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False,
@@ -245,6 +246,9 @@ class WebFront:
             return _line(503, "stopping")
         return _line(200, "ok")
 
+    async def no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204, headers=page.SECURITY_HEADERS)
+
     async def static(self, request: web.Request) -> web.StreamResponse:
         found = self.assets.get(request.match_info["name"])
         if found is None:
@@ -311,7 +315,7 @@ class WebFront:
             await self.browsers.link(token, request.match_info["code"])
         except LinkError as exc:
             return _line(400, f"trash: {exc}")
-        response = web.HTTPFound("/", headers=page.SECURITY_HEADERS)
+        response = web.Response(status=302, headers={**page.SECURITY_HEADERS, "Location": "/"})
         self._set_cookie(response, request, token)
         return response
 

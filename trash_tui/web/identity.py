@@ -12,8 +12,9 @@ the table service's ``link_code`` request): 8 characters from the join codes' al
 identity (making another retires the oldest). A browser that opens ``/link/CODE`` is that
 key's identity from then on (``link``); its earlier ``web:`` player keeps its own past
 matches and rating under its old identity. A code is compared with every kept code in
-constant time, never looked up by its text. Every call runs on the server's one database
-thread (``trash_tui.tables.worker.Worker``).
+constant time, never looked up by its text. A browser not seen for ``COOKIE_DAYS`` (its
+cookie's life) is forgotten, swept when a new browser comes (at most hourly). Every call
+runs on the server's one database thread (``trash_tui.tables.worker.Worker``).
 """
 
 from __future__ import annotations
@@ -29,9 +30,13 @@ from trash_tui.play.table_protocol import CODE_ALPHABET
 from trash_tui.players.identity import WEB_PREFIX, LinkError, is_guest
 from trash_tui.tables.worker import Worker
 
-__all__ = ["CODES_ALIVE", "CODE_LENGTH", "CODE_MINUTES", "Browsers", "LinkError",
-           "new_token", "token_hash"]
+__all__ = ["CODES_ALIVE", "CODE_LENGTH", "CODE_MINUTES", "COOKIE_DAYS", "Browsers",
+           "LinkError", "new_token", "token_hash"]
 
+#: How long a browser keeps its cookie (its ``Max-Age``); a browser not seen for that long
+#: is forgotten (its player stays: only the token's hash goes).
+COOKIE_DAYS = 400
+SWEEP_EVERY = 3600.0  # seconds between two sweeps of the forgotten browsers
 CODE_LENGTH = 8
 CODE_MINUTES = 10
 CODES_ALIVE = 3
@@ -66,6 +71,7 @@ class Browsers:
     def __init__(self, worker: Worker, clock: Callable[[], float] = time.time) -> None:
         self.worker = worker
         self.clock = clock
+        self.swept = float("-inf")  # when the forgotten browsers were last swept
 
     async def known(self, token: str) -> str | None:
         """The identity of the browser holding ``token`` (its last visit noted now), or
@@ -79,7 +85,16 @@ class Browsers:
         """A new browser: its token and its identity (``web:`` and 16 hex digits)."""
         token, identity = new_token(), WEB_PREFIX + secrets.token_hex(8)
         hashed, now = token_hash(token), self.clock()
-        await self.worker.db(lambda history: history.records.set_browser(hashed, identity, now))
+        sweep = now - self.swept >= SWEEP_EVERY
+        if sweep:
+            self.swept = now
+
+        def keep(history: History) -> None:
+            if sweep:
+                history.records.forget_browsers(now - COOKIE_DAYS * 86400)
+            history.records.set_browser(hashed, identity, now)
+
+        await self.worker.db(keep)
         return token, identity
 
     async def make_code(self, identity: str) -> str:
@@ -95,8 +110,9 @@ class Browsers:
         return code
 
     async def link(self, token: str, code: str) -> str:
-        """Make the browser holding ``token`` the player who made ``code``: that identity.
-        LinkError (one line) for a code that is wrong, used or over."""
+        """Make the browser holding ``token`` the player who made ``code``: that identity
+        (a token not known yet is kept from now on, as that player's). LinkError (one
+        line) for a code that is wrong, used or over, and nothing changes."""
         wanted = normal_link_code(code)
         if wanted is None:
             raise LinkError(f"not a link code: a link code is {CODE_LENGTH} letters and "

@@ -18,7 +18,9 @@ Every screen the lobby leads to has a button and a key in the footer (which take
 line rather than leave a key out); ``r`` or ``?`` explains the game chosen in the form.
 The dice game has no house rules, so its form has no Rules field, and each game keeps its
 own number of players. In a roomy terminal (``ROOMY``) the box grows and shows the
-player's last matches beside the form.
+player's last matches beside the form. Over SSH on a server with a web face, ``b`` ("Play in
+a browser") asks the table service for a one-time link code and shows the link on a line
+under the title until the code is over (``trash_tui.app.shared.browser``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from trash_tui import __version__
 from trash_tui.app.screens.hot_seat import HotSeatScreen, default_names
 from trash_tui.app.screens.roles import SaysLines
 from trash_tui.app.screens.unfinished import ABANDON, CONTINUE, KEEP, UnfinishedScreen
-from trash_tui.app.shared.link import LinkUp, SeatsHeld, ServerMotd, contained
+from trash_tui.app.shared.browser import link_line, offers_browser
+from trash_tui.app.shared.link import LinkCode, LinkUp, SeatsHeld, ServerMotd, contained
 from trash_tui.app.widgets.footer import TrashFooter
 from trash_tui.games import NEIGHBOR, SHORT_TITLES, TRASH
 from trash_tui.history import MatchRow
@@ -110,6 +113,9 @@ class LobbyScreen(Screen[None], SaysLines):
     #lobby-motd { display: none; width: 100%; height: auto; max-height: 2;
                   content-align: center middle; color: $text-warning; }
     #lobby-motd.-shown { display: block; }
+    #lobby-browser { display: none; width: 100%; height: auto; content-align: center middle; }
+    #lobby-browser.-shown { display: block; }
+    #lobby-browser.-error { color: $text-error; }
     #lobby-menu { width: 24; height: auto; margin-right: 2; }
     #lobby-menu Button { width: 100%; }
     #lobby-side { display: none; width: 44; height: auto; margin-left: 3; }
@@ -142,6 +148,8 @@ class LobbyScreen(Screen[None], SaysLines):
         Binding("p", "app.open_stats", "Statistics", id="open-stats"),
         Binding("r,question_mark", "app.open_rules", "Rules", id="open-rules"),
         Binding("s", "app.open_settings", "Settings", id="open-settings"),
+        # over SSH with the server's web face on: a one-time link for a browser
+        Binding("b", "play_in_browser", "Play in a browser", id="play-in-browser"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
@@ -159,6 +167,7 @@ class LobbyScreen(Screen[None], SaysLines):
             yield Label(f"♠ ♥ Trash — the card game ♦ ♣   v{__version__}", id="lobby-title",
                         markup=False)
             yield Static("", id="lobby-motd", markup=False)  # over SSH: the server's line
+            yield Static("", id="lobby-browser", markup=False)  # b: a link for a browser
             with Horizontal(id="lobby-body"):
                 with Vertical(id="lobby-menu"):
                     yield Button("New match", id="lobby-start", variant="primary",
@@ -438,10 +447,55 @@ class LobbyScreen(Screen[None], SaysLines):
             return self.has_unfinished
         if action == "tables":  # over SSH, t is the server's shared tables
             return self.trash_app.remote and self.trash_app.tables_link is not None
+        if action == "play_in_browser":
+            return offers_browser(self.trash_app.tables_link, self.trash_app.owner)
         return True
 
     def action_tables(self) -> None:
         self.trash_app.open_tables()
+
+    # --- over SSH: a link for a browser ----------------------------------------------------
+    def action_play_in_browser(self) -> None:
+        """Ask the table service for a one-time code that links a browser to this player."""
+        link = self.trash_app.tables_link
+        if not offers_browser(link, self.trash_app.owner) or link is None:
+            return
+        if not link.send({"op": "link_code"}):
+            self.show_browser_line("The shared tables are not reachable now: try again "
+                                   "later.", error=True)
+
+    @contained
+    def on_link_code(self, message: LinkCode) -> None:
+        """The service's answer: the link and how long it holds (the line goes then)."""
+        link = self.trash_app.tables_link
+        code, minutes = message.data.get("code"), message.data.get("minutes")
+        if link is None or link.web_url is None or not isinstance(code, str) or \
+                not code.isalnum() or not isinstance(minutes, int):
+            error = message.data.get("error")
+            text = clean(error if isinstance(error, str) else "no link code came", 150)
+            if self.browser_text and not self.browser_error:  # (a link shown still works)
+                self.say(text, severity="error")
+            else:
+                self.show_browser_line(text, error=True)
+            return
+        text = link_line(link.web_url, code, minutes)
+        self.show_browser_line(text)
+        self.set_timer(minutes * 60, lambda: self.browser_line_over(text))
+
+    browser_text = ""  # the browser's line as shown
+    browser_error = False  # (the line says why there is no link)
+
+    def browser_line_over(self, text: str) -> None:
+        """The code shown is over: its line goes (unless a newer one took its place)."""
+        if self.browser_text == text:
+            self.show_browser_line("")
+
+    def show_browser_line(self, text: str, error: bool = False) -> None:
+        self.browser_text, self.browser_error = text, error
+        line = self.query_one("#lobby-browser", Static)
+        line.update(Text(text))
+        line.set_class(bool(text), "-shown")
+        line.set_class(error, "-error")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {

@@ -84,10 +84,12 @@ class NameScreen(ModalScreen[str | None]):
             super().__init__()
             self.prompt = prompt
 
-    def __init__(self, suggestion: str, local: bool = False, guest: bool = False) -> None:
+    def __init__(self, suggestion: str, local: bool = False, guest: bool = False,
+                 web: bool = False) -> None:
         super().__init__()
         self.local = local  # at home: the first start, not a new key over SSH
         self.guest = guest  # over SSH with no key: asked again at every visit
+        self.web = web  # a new browser (its own player, kept by its cookie)
         self.suggestion = "" if suggestion == PLACEHOLDER_NAME else suggestion
         self.sitting = False  # the name was taken: the lobby is coming
         self.typed = False  # the player typed here (the app was told: FirstKey)
@@ -110,6 +112,10 @@ class NameScreen(ModalScreen[str | None]):
             return ("You have no SSH key, so you play as a guest: no rating, and this name "
                     "is for this visit only. To keep a name and get a rating, make a key "
                     f"once ({MAKE_A_KEY}) and connect again. Your name today:")
+        if self.web:
+            return ("This browser is new here. Choose the name the table shows for you: this "
+                    "browser keeps it. Playing over SSH too? b in the SSH lobby gives a link "
+                    "that makes this browser that player.")
         return ("Your key is new here. Choose the name the table shows for you (you can "
                 "change it later in Settings).")
 

@@ -11,6 +11,8 @@ connection ends. The app passes them on to its screens (``TrashApp.pass_on``), w
 handle the kinds they show with ``on_...`` handlers. The reader only posts: a screen's
 handler that fails never ends it (``contained`` keeps a handler's error to that handler).
 The message of the day is kept on the link (``motd``, cleaned) for the screens shown later.
+The link also says how the session came in (``way``: "ssh" or "web") and the server's web
+face's public URL (``web_url``, when it has one), from the environment.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from trash_tui.play.table_protocol import (
     MAX_LINE,
     SOCKET_ENV,
     TOKEN_ENV,
+    WAY_ENV,
+    WEB_URL_ENV,
     ProtocolError,
     decode,
     encode,
@@ -98,6 +102,11 @@ class SeatsHeld(TableMessage, bubble=False):
     """The tables where this player holds a seat (``tables``), the closed ones (``closed``)."""
 
 
+class LinkCode(TableMessage, bubble=False):
+    """The answer to ``link_code``: a ``code`` that links a browser and the ``minutes`` it
+    holds, or an ``error``."""
+
+
 class ServerSay(TableMessage, bubble=False):
     """The server operator's notice (``text``, ``seconds``)."""
 
@@ -123,7 +132,7 @@ MESSAGES: dict[str, type[TableMessage]] = {
     "update": TableUpdate, "chat": TableChat, "notice": TableNotice, "error": TableError,
     "result": TableResult, "created": TableCreated, "closed": TableClosed,
     "left": TableLeft, "tables": TablesList, "mine": SeatsHeld, "say": ServerSay,
-    "motd": ServerMotd, "kicked": Kicked,
+    "motd": ServerMotd, "kicked": Kicked, "link_code": LinkCode,
 }
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -146,13 +155,25 @@ def contained(handler: Handler) -> Handler:
     return cast(Handler, run)
 
 
+def web_address(url: str | None) -> str | None:
+    """``url`` as the web face's address to show (no trailing slash), or None if it is not
+    an http(s) URL one can type."""
+    text = clean(url or "", 200).strip().rstrip("/")
+    if not text.startswith(("http://", "https://")) or any(c.isspace() for c in text):
+        return None
+    return text
+
+
 class TablesLink:
     """A connection to the table service: ``send`` requests; what comes is posted."""
 
-    def __init__(self, socket_path: str, token: str, join_code: str | None = None) -> None:
+    def __init__(self, socket_path: str, token: str, join_code: str | None = None, *,
+                 web_url: str | None = None, way: str = "ssh") -> None:
         self.socket_path = socket_path
         self.token = token
         self.join_code = join_code  # from the SSH user name: go straight to that table
+        self.web_url = web_address(web_url)  # the server's web face (None: it has none)
+        self.way = way  # how this session came in: "ssh" or "web"
         self.writer: asyncio.StreamWriter | None = None
         self.post: Callable[[Message], object] = lambda message: None
         self.welcome: dict[str, Any] | None = None
@@ -166,7 +187,8 @@ class TablesLink:
         socket_path, token = env.get(SOCKET_ENV), env.get(TOKEN_ENV)
         if not socket_path or not token:
             return None
-        return cls(socket_path, token, normal_code(env.get(JOIN_ENV, "")))
+        return cls(socket_path, token, normal_code(env.get(JOIN_ENV, "")),
+                   web_url=env.get(WEB_URL_ENV), way=env.get(WAY_ENV) or "ssh")
 
     @property
     def connected(self) -> bool:

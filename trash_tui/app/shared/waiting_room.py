@@ -1,6 +1,7 @@
 """A shared table before its match: the waiting room.
 
-``TableWaitingScreen`` shows who sits where, the code to give friends, ``s`` for the host
+``TableWaitingScreen`` shows who sits where, the code to give friends (with the ssh command
+and, when the server's web face is on, the page that join it), ``s`` for the host
 to start, and the table's chat; it turns into the board when the match begins (or, a
 match already over, its last board: ``opens``, asked by the app before it passes the
 update on, see ``following``), and the chat said here goes on in the board's log (a line
@@ -20,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, RichLog, Static
 
 from trash_tui.app.shared.board import SharedBoardScreen
+from trash_tui.app.shared.browser import table_url
 from trash_tui.app.shared.chat import CHAT_LENGTH, ChatLine, chat_text, seats_line
 from trash_tui.app.shared.following import TableFollower
 from trash_tui.app.shared.link import (
@@ -122,8 +124,9 @@ class TableWaitingScreen(Screen[None], TableFollower, NoticePlace):
 
     def join_hint(self, code: str) -> list[str]:
         """How friends join: j in their Tables and the code, or (when the service said at
-        which address players reach it) an ssh command that works as typed. One line at
-        80 columns (two when the address is long)."""
+        which address players reach it) an ssh command that works as typed, and (when the
+        server's web face is on) the page that joins in a browser. Each way one line at 80
+        columns (the ways on lines of their own when the address is long)."""
         welcome = self.link.welcome or {}
         address = welcome.get("address") if isinstance(welcome, dict) else None
         host = port = None
@@ -132,13 +135,21 @@ class TableWaitingScreen(Screen[None], TableFollower, NoticePlace):
             port = address.get("port")
             if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
                 port = None
-        if host is None or " " in host:
+        command = None if host is None or " " in host else \
+            f"ssh {'' if port in (None, 22) else f'-p {port} '}{code}@{host}"
+        page = table_url(self.link.web_url, code) if self.link.web_url else None
+        if command is None and page is None:
             return [f"Code {code}: friends press j in Tables and type it."]
-        command = f"ssh {'' if port in (None, 22) else f'-p {port} '}{code}@{host}"
-        line = f"Code {code}: j in Tables, or {command}"
-        if len(line) <= HINT_WIDTH:
-            return [line]
-        return [f"Code {code}: j in Tables, or connect with", f"  {command}"]
+        if page is None:
+            lines = [f"Code {code}: j in Tables, or {command}"]
+        elif command is None:
+            lines = [f"Code {code}: j in Tables, or in a browser: {page}"]
+        else:
+            lines = [f"Code {code}: j in Tables, or {command}", f"or in a browser: {page}"]
+        if all(len(line) <= HINT_WIDTH for line in lines):
+            return lines
+        return [f"Code {code}: j in Tables, or join with",
+                *(f"  {way}" for way in (command, page) if way is not None)]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
