@@ -13,11 +13,13 @@
   var receivedBytes = 0;
   var refused = false;
   var polling = false;
+  var saidHere = false;  /* the line holds this script's words, not the page's notice */
 
   function say(text) {
     var line = document.getElementById("status");
     if (line) {
       line.textContent = text;
+      saidHere = text !== "";
     }
   }
 
@@ -59,7 +61,7 @@
 
   function watch(socket) {
     socket.addEventListener("open", function () {
-      if (!refused) {
+      if (!refused && saidHere) {  /* (the server's notice on the page stays) */
         say("");
       }
     });
