@@ -3,12 +3,15 @@
 through OpenSSH in tmux — each journey's result is checked in the server's history
 database (the server is another process: its only oracle) or on the other person's screen.
 
-A new visitor names themselves (the page's cookie is then that player) and plays a match
-against bots; two browsers with profiles of their own sit at one table by its link
-``/t/CODE`` and see each other's move and chat line; a browser and an OpenSSH client at one
-table, the same both ways; closing the tab on one's turn (the stand-in moves, the seat is
-held) and coming back with the plain address. A WebSocket from another origin is refused
-(no browser needed: aiohttp's client sets the Origin header). The first screen and a board
+A new visitor names themselves (the page's cookie is then that player; the page loads
+nothing but the server's files) and plays a match against bots; two browsers with profiles
+of their own sit at one table by the link its waiting room shows (``/t/CODE``) and see each
+other's move and chat line (HTML in a chat line stays text); a browser and an OpenSSH
+client at one table, the same both ways; a link code from the SSH lobby makes a browser
+that key's player; closing the tab on one's turn (the stand-in moves, the seat is held)
+and coming back with the plain address; a stale cookie and wrong links, each one line on
+the page. A WebSocket from another origin is refused (no browser needed: aiohttp's client
+sets the Origin header). The first screen and a board
 are kept as screenshots at 1024×700 and 1600×1000 (see browser_helpers for where).
 
 One server serves the whole file (each test has people of its own names). Skipped outside
@@ -107,7 +110,9 @@ def test_two_browsers_sit_at_one_table_by_its_link_and_see_each_others_move_and_
     cy, dee = visitors("Cy"), visitors("Dee", LARGE)
     cy.arrive()
     code = create_table(cy)
-    dee.open(f"/t/{code}")  # the link a friend opens
+    link = f"{server.url}/t/{code}"
+    cy.sees(link)  # the waiting room's way in for a browser
+    dee.open(link.removeprefix(server.url))  # the link a friend opens
     dee.sees(NAME_PROMPT, timeout=FIRST_SCREEN)
     dee.screenshot("first-screen")
     dee.name_if_asked()
@@ -137,6 +142,8 @@ def test_a_browser_and_an_openssh_client_sit_at_one_table(
     try:
         eve.arrive(server)
         code = create_table(eve)
+        link = f"{server.url}/t/{code}"
+        assert any(link in row for row in eve.text_rows()), eve.text()  # one line at 80
         fay = visitors("Fay")
         fay.open(f"/t/{code}")
         fay.name_if_asked()
@@ -151,6 +158,40 @@ def test_a_browser_and_an_openssh_client_sit_at_one_table(
         table.chat(fay, "hi from the web", [eve])
     finally:
         eve.pane.kill()
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None,
+                    reason="needs the OpenSSH client (ssh) and tmux installed "
+                           "(apt-get install openssh-client tmux)")
+def test_a_link_code_from_the_ssh_lobby_makes_a_browser_the_same_player(
+        tmp_path: Path, server: WebServer, visitors: Callable[..., Visitor]) -> None:
+    """Max, over SSH with his key, asks the lobby for a browser link (``b``); his browser
+    opens it and is Max from then on: no name asked, his identity, his matches."""
+    max_ = Person(tmp_path, server, "Max", known=True)
+    try:
+        max_.arrive(server)
+        max_.pane.press("b")
+        found = wait_until(
+            lambda: re.search(rf"{re.escape(server.url)}/link/([A-Z2-9]{{8}})", max_.text()),
+            STEP, "the link code on Max's lobby")
+        assert isinstance(found, re.Match)
+        browser = visitors("Max")
+        browser.open(found.group(0).removeprefix(server.url))
+        browser.sees(LOBBY, timeout=FIRST_SCREEN)  # no name asked: he is known
+        assert NAME_PROMPT not in browser.text()
+        cookie = browser.cookie()
+        assert cookie is not None and server.browser_identity(cookie["value"]) == max_.identity
+        browser.identity, browser.known = max_.identity, True
+        browser.pane.press("n")  # a match, in the browser, as Max
+        browser.sees("Stock", timeout=STEP)
+        match = wait_until(lambda: server.match_of(max_.identity), STEP,
+                           "a match of Max's key in the history database")
+        assert isinstance(match, int)
+        table = Table(server, [browser])
+        table.match_id = match
+        table.moves(browser)
+    finally:
+        max_.pane.kill()
 
 
 def test_closing_the_tab_on_ones_turn_the_stand_in_plays_and_one_comes_back_to_the_seat(
