@@ -8,8 +8,9 @@ wait with the screen in the failure), so the same ``Table`` drives browsers and 
 clients at one table. The terminal is drawn by xterm.js into a canvas: its text is read
 from xterm's own buffer (what the canvas shows), reached through a hook that the browser
 runs before any script of the page (the page exposes nothing for tests). Keys are typed
-into xterm's textarea, as a person's keyboard does. Screenshots go to the artifacts folder
-(``TRASH_ARTIFACTS``, else pytest's tmp folder; the path is printed).
+where the page has the focus, as a person's keyboard does (no click on the terminal
+first). Screenshots go to the artifacts folder (``TRASH_ARTIFACTS``, else pytest's tmp
+folder; the path is printed).
 
 Chromium is reached only at localhost: names other than 127.0.0.1 do not resolve and every
 other address goes to a closed proxy port, so a page that asked the internet for anything
@@ -262,13 +263,7 @@ class BrowserPane:
 
     def press(self, *keys: str) -> None:
         """Type tmux key names (``n``, ``Enter``, ``Escape``, ``C-s``) on the terminal."""
-        self.visitor.keyboard([_selenium_key(key) for key in keys])
-
-
-def _selenium_key(key: str) -> str:
-    if key.startswith("C-") and len(key) == 3:
-        return _CONTROL + key[2] + "\ue000"  # (ctrl held for one letter, then let go)
-    return _KEYS.get(key, key)
+        self.visitor.keyboard(list(keys))
 
 
 class Visitor:
@@ -338,14 +333,23 @@ class Visitor:
 
     def type(self, text: str) -> None:
         """Type ``text`` on the terminal, as a keyboard does."""
-        self.keyboard([text])
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).send_keys(text).perform()
 
     def keyboard(self, keys: list[str]) -> None:
-        from selenium.webdriver.common.by import By
+        """Press ``keys`` (tmux's names: ``n``, ``Enter``, ``C-s``) where the page has the
+        keyboard's focus, as a person does (no click first: the page must give the
+        terminal the focus itself)."""
+        from selenium.webdriver.common.action_chains import ActionChains
 
-        area = self.driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
         for key in keys:
-            area.send_keys(key)
+            actions = ActionChains(self.driver)
+            if key.startswith("C-") and len(key) == 3:  # ctrl held down for the letter
+                actions.key_down(_CONTROL).send_keys(key[2]).key_up(_CONTROL)
+            else:
+                actions.send_keys(_KEYS.get(key, key))
+            actions.perform()
 
     def page_text(self) -> str:
         """The page's own text (the title, the line under it): the terminal is a canvas.
