@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from journey_helpers import LOBBY, JourneyServer, Person
+from journey_helpers import LOBBY, JourneyServer, Person, Table
 from test_ssh_openssh import FIRST_SCREEN, NAME_PROMPT, STEP, flat, wait_until
 
 if TYPE_CHECKING:
@@ -204,6 +204,26 @@ def start_chromium(profile: Path, size: tuple[int, int]) -> WebDriver:
     inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
     driver.set_window_size(2 * size[0] - int(inner[0]), 2 * size[1] - int(inner[1]))
     return driver
+
+
+def draw_seen(table: Table, person: Person | Visitor, others: list[Person | Visitor]
+              ) -> None:
+    """``person`` draws from the stock on their turn with their own keyboard (the history
+    database has it) and every one of ``others`` sees "NAME draws" on their screen while
+    the rest of that turn waits for ``person`` (nothing else can push it out of the log);
+    then ``person`` plays the rest of the turn."""
+    before = table.turn_of(person)
+    person.pane.press("s")
+    table.wait(lambda: table.saved() > before, STEP,
+               f"{person.name}'s draw in the history database", shown=person)
+    for other in others:
+        other.pane.wait_for(f"{person.name} draws")
+    deadline = time.monotonic() + STEP
+    while person.to_move() is not None:  # a slot, a wild's slot, keep or swap, the call
+        assert time.monotonic() < deadline, person.pane.failure(
+            f"{person.name}'s turn never ended", person.pane.screen())
+        person.answer()
+        time.sleep(0.6)
 
 
 class BrowserPane:

@@ -27,7 +27,15 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from browser_helpers import COOKIE, LARGE, SMALL, Visitor, WebServer, artifacts_folder
+from browser_helpers import (
+    COOKIE,
+    LARGE,
+    SMALL,
+    Visitor,
+    WebServer,
+    artifacts_folder,
+    draw_seen,
+)
 from journey_helpers import (
     FIRST_SCREEN,
     LOBBY,
@@ -119,10 +127,8 @@ def test_two_browsers_sit_at_one_table_by_its_link_and_see_each_others_move_and_
     dee.sees("Stock", "Cy", timeout=FIRST_SCREEN)
     assert cy.identity != dee.identity
     table = Table(server, [cy, dee])
-    table.moves(cy)
-    dee.sees("Cy draws")
-    table.moves(dee)
-    cy.sees("Dee draws")
+    draw_seen(table, cy, [dee])
+    draw_seen(table, dee, [cy])
     dee.screenshot("board")
     assert server.match_of(cy.identity) == server.match_of(dee.identity) == table.match()
     table.chat(cy, "hi from cy", [dee])
@@ -149,10 +155,8 @@ def test_a_browser_and_an_openssh_client_sit_at_one_table(
         fay.name_if_asked()
         fay.sees("Stock", "Eve", timeout=FIRST_SCREEN)
         table = Table(server, [eve, fay])
-        table.moves(eve)
-        fay.sees("Eve draws")
-        table.moves(fay)
-        eve.sees("Fay draws")
+        draw_seen(table, eve, [fay])
+        draw_seen(table, fay, [eve])
         assert server.match_of(eve.identity) == server.match_of(fay.identity)
         table.chat(eve, "hi from ssh", [fay])
         table.chat(fay, "hi from the web", [eve])
