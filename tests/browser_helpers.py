@@ -371,6 +371,43 @@ class Visitor:
                 actions.send_keys(_KEYS.get(key, key))
             actions.perform()
 
+    def click(self, text: str, tap: bool = False) -> None:
+        """Click the middle of the first ``text`` on the terminal's screen with the mouse
+        (with ``tap``, a finger's tap on a touch screen), at its place in the page."""
+        rows = (self.pane.screen() or "").splitlines()
+        found = next(((row.find(text), y) for y, row in enumerate(rows) if text in row), None)
+        if found is None:
+            raise self.pane.failure(f"no {text!r} on the screen to click", self.pane.screen())
+        column, row = found
+        left, top, width, height, columns, lines = self.driver.execute_script(
+            "const terminal = window.__trashTerminals.at(-1);"
+            "const box = document.querySelector('#terminal .xterm-screen')"
+            ".getBoundingClientRect();"
+            "return [box.left, box.top, box.width, box.height, terminal.cols, "
+            "terminal.rows];")
+        x = left + (column + len(text) / 2) * width / columns
+        y = top + (row + 0.5) * height / lines
+        if tap:
+            self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
+                                        {"enabled": True, "maxTouchPoints": 1})
+            for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
+                self.driver.execute_cdp_cmd("Input.dispatchTouchEvent",
+                                            {"type": kind, "touchPoints": points})
+            return
+        self.driver.execute_cdp_cmd("Input.dispatchMouseEvent",
+                                    {"type": "mouseMoved", "x": x, "y": y})
+        for kind in ("mousePressed", "mouseReleased"):
+            self.driver.execute_cdp_cmd("Input.dispatchMouseEvent",
+                                        {"type": kind, "x": x, "y": y, "button": "left",
+                                         "clickCount": 1})
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window is made so the page is ``size`` big."""
+        inner = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        outer = self.driver.get_window_size()
+        self.driver.set_window_size(outer["width"] + size[0] - int(inner[0]),
+                                    outer["height"] + size[1] - int(inner[1]))
+
     def page_text(self) -> str:
         """The page's own text (the title, the line under it): the terminal is a canvas.
         Empty while the page is being replaced."""

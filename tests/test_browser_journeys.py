@@ -4,7 +4,8 @@ through OpenSSH in tmux — each journey's result is checked in the server's his
 database (the server is another process: its only oracle) or on the other person's screen.
 
 A new visitor names themselves (the page's cookie is then that player; the page loads
-nothing but the server's files) and plays a match against bots; two browsers with profiles
+nothing but the server's files) and plays a match against bots; a click, a finger's tap
+and a larger window reach the app; two browsers with profiles
 of their own sit at one table by the link its waiting room shows (``/t/CODE``) and see each
 other's move and chat line (HTML in a chat line stays text); a browser and an OpenSSH
 client at one table, the same both ways; a link code from the SSH lobby makes a browser
@@ -41,6 +42,7 @@ from journey_helpers import (
     LOBBY,
     STAND_IN_MOVES,
     STEP,
+    TABLES_TITLE,
     Person,
     Table,
     create_table,
@@ -111,6 +113,39 @@ def test_a_new_visitor_names_themselves_and_plays_a_match_against_bots(
     table.moves(ann)  # and her next turn's, after the bots'
     ann.screenshot("board")
     assert server.match_of(ann.identity) == match
+
+
+def test_the_mouse_a_tap_and_the_window_size_reach_the_app(
+        server: WebServer, visitors: Callable[..., Visitor]) -> None:
+    """A click on the lobby's "Tables" opens the Tables screen; so does a finger's tap
+    (the page makes taps clicks); a larger window gives the app a larger screen, drawn to
+    its new edges."""
+    kay = visitors("Kay")
+    kay.arrive()
+    kay.click("Tables")
+    kay.sees(TABLES_TITLE)
+    kay.pane.press("Escape")
+    kay.sees(LOBBY)
+    kay.click("Tables", tap=True)
+    kay.sees(TABLES_TITLE)
+    kay.pane.press("Escape")
+    kay.sees(LOBBY)
+
+    small = kay.pane.size()
+    assert small is not None
+    kay.resize(LARGE)
+    large = wait_until(lambda: (size := kay.pane.size()) != small and size, STEP,
+                       "the terminal to take the larger window")
+    assert isinstance(large, tuple) and large[0] > small[0] and large[1] > small[1], large
+
+    def footer_at_the_new_edges() -> bool:  # the app drew its footer on the last row
+        rows = (kay.pane.screen() or "").splitlines()
+        return len(rows) == large[1] and rows[-1].rstrip().endswith("palette") and \
+            len(rows[-1].rstrip()) > small[0]
+
+    wait_until(footer_at_the_new_edges, STEP, "the app's footer at the new size")
+    kay.sees(LOBBY)
+    kay.screenshot("lobby")
 
 
 def test_two_browsers_sit_at_one_table_by_its_link_and_see_each_others_move_and_chat(
