@@ -69,8 +69,17 @@ With ``--pages`` (as root) it also says where a session's private memory comes f
 up to ``PAGES_SAMPLE`` sessions at each memory sample: pages copied from the fork server
 (those that hold the same bytes again included) and the app's own (``fork_pages.py``).
 
-    python benchmarks/ssh.py [--sessions N] [--moves N] [--pages]
+With ``--web N`` (issue 39), N of the sessions come from browsers instead: the server
+has its web face on, and each such client loads the page (its cookie is a new player) and
+opens the page's WebSocket as textual.js does (``["stdin", KEY]`` frames in, the PTY's
+bytes out), with the same terminal size and the same script. Its first screen is timed
+from the page's request (the browser's own loading and drawing of the page are not in
+it); the figures are then also given for each way in (ssh, web): the first screen, the
+CPU per human move and per first screen, and the key-to-screen latency.
+
+    python benchmarks/ssh.py [--sessions N] [--moves N] [--pages] [--web N]
     python benchmarks/ssh.py --crowd [--sessions N] [--seconds S] [--every E] [--ramp R]
+    python benchmarks/ssh.py --crowd --sessions 50 --web 50   # 50 browsers at once
 """
 
 from __future__ import annotations
@@ -90,6 +99,7 @@ import contextlib
 import dataclasses
 import importlib.util
 import io
+import json
 import math
 import os
 import random
@@ -101,6 +111,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import aiohttp
 import asyncssh
 
 from trash_tui.engine.match import Match
@@ -109,8 +120,10 @@ from trash_tui.history import History
 from trash_tui.players.rater import open_history
 from trash_tui.rules import Rules
 from trash_tui.settings import HUMAN
-from trash_tui.ssh.config import ServerConfig
+from trash_tui.ssh.config import ServerConfig, WebConfig
 from trash_tui.ssh.server import RunningServer, start_server
+from trash_tui.web.front import COOKIE, start_web
+from trash_tui.web.identity import Browsers
 
 TARGET = 3.0  # seconds to the first screen, at the median
 TARGET_MOVE_CPU = 0.040  # seconds of the apps' CPU per human move (issue 14)
@@ -361,6 +374,8 @@ class Pace:
 class Player:
     """One client: its connection, what its terminal printed, and how far it got."""
 
+    way = "ssh"
+
     def __init__(self, number: int, key: asyncssh.SSHKey, history: History,
                  pid_of: Callable[[str], int | None], pace: Pace | None = None) -> None:
         self.number = number
@@ -397,34 +412,36 @@ class Player:
         self.stage = "connecting"
         self.failure: str | None = None
         self._pid: int | None = None
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pending = b""
 
     @property
     def pid(self) -> int | None:
         """The process id of this session's app (None until the server has started it)."""
         if self._pid is None:
-            self._pid = self.pid_of(self.username)
+            self._pid = self.pid_of(self.owner)
         return self._pid
 
     # --- the terminal --------------------------------------------------------------------
+    def feed(self, chunk: bytes) -> None:
+        """Take the next chunk of output; note when the name prompt shows."""
+        now = time.perf_counter()
+        readable, self._pending = cut_before_partial_escape(self._pending + chunk)
+        text = squeezed(self._decoder.decode(_ESCAPES.sub(b"", readable)).translate(_CONTROLS))
+        self.starts.append(self.received)
+        self.chunks.append(text)
+        self.arrivals.append(now)
+        self.received += len(chunk)
+        if self.first_screen is None and squeezed(NAME_PROMPT) in "".join(self.chunks):
+            self.first_screen = now - self.started
+        self.arrived.set()
+
     async def read_output(self) -> None:
-        """Collect the session's output until it ends; note when the name prompt shows."""
+        """Collect the session's output until it ends."""
         assert self.process is not None
-        wanted = squeezed(NAME_PROMPT)
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        pending = b""
         try:
             while chunk := await self.process.stdout.read(65536):
-                now = time.perf_counter()
-                readable, pending = cut_before_partial_escape(pending + chunk)
-                text = squeezed(decoder.decode(_ESCAPES.sub(b"", readable))
-                                .translate(_CONTROLS))
-                self.starts.append(self.received)
-                self.chunks.append(text)
-                self.arrivals.append(now)
-                self.received += len(chunk)
-                if self.first_screen is None and wanted in "".join(self.chunks):
-                    self.first_screen = now - self.started
-                self.arrived.set()
+                self.feed(chunk)
         except (asyncssh.Error, ConnectionError):
             pass
         finally:
@@ -723,6 +740,75 @@ class Player:
         return self.last_move_cpu - self.match_cpu
 
 
+class WebPlayer(Player):
+    """A browser without a browser: the page's request (its cookie: a new player), then
+    the page's WebSocket, spoken as textual.js does."""
+
+    way = "web"
+
+    def __init__(self, number: int, history: History, pid_of: Callable[[str], int | None],
+                 browsers: Browsers, web_port: int, pace: Pace | None = None) -> None:
+        super().__init__(number, asyncssh.generate_private_key("ssh-ed25519"), history,
+                         pid_of, pace)
+        self.owner = ""  # the browser's player, once the page has been loaded
+        self.browsers = browsers
+        self.web_port = web_port
+        self.socket: aiohttp.ClientWebSocketResponse | None = None
+        self.sending: set[asyncio.Task[None]] = set()
+
+    async def read_output(self) -> None:
+        assert self.socket is not None
+        try:
+            async for message in self.socket:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    self.feed(message.data)
+        except (aiohttp.ClientError, ConnectionError):
+            pass
+        finally:
+            self.ended = True
+            self.arrived.set()
+
+    def press(self, key: str) -> None:
+        assert self.socket is not None
+        task = asyncio.ensure_future(self.socket.send_str(json.dumps(["stdin", key])))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+    async def run(self, port: int, moves: int) -> None:
+        self.started = time.perf_counter()
+        base = f"http://127.0.0.1:{self.web_port}"
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                self.stage = "loading the page"
+                async with http.get(base + "/") as answer:
+                    await answer.read()
+                    if answer.status != 200:
+                        raise SessionFailed(f"the page answered {answer.status}")
+                token = next(c.value for c in http.cookie_jar if c.key == COOKIE)
+                self.owner = await self.browsers.known(token) or ""
+                self.human_moves = HumanMoves(self.history, owner=self.owner)
+                self.stage = "opening the socket"
+                self.socket = await http.ws_connect(
+                    f"ws://127.0.0.1:{self.web_port}/ws?width={TERM_SIZE[0]}&"
+                    f"height={TERM_SIZE[1]}", origin=base, max_msg_size=0)
+                await self.socket.send_str(json.dumps(
+                    ["resize", {"width": TERM_SIZE[0], "height": TERM_SIZE[1]}]))
+                self.connected = time.perf_counter() - self.started
+                reader = asyncio.ensure_future(self.read_output())
+                try:
+                    await self.script(moves)
+                    self.stage = "waiting for the end"
+                    await asyncio.wait_for(reader, STAGE_TIMEOUT)
+                    if self.socket.close_code != 1000:
+                        raise SessionFailed(f"closed with {self.socket.close_code}")
+                finally:
+                    reader.cancel()
+        except SessionFailed as exc:
+            self.failure = f"{self.stage}: {exc}"
+        except (OSError, aiohttp.ClientError, TimeoutError, StopIteration) as exc:
+            self.failure = f"{self.stage}: {type(exc).__name__}: {exc}"
+
+
 @dataclasses.dataclass
 class MemorySample:
     """The memory of every session's app at the last moment the most sessions were up."""
@@ -824,21 +910,26 @@ def fork_pages() -> Any:
 
 
 async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float = 60.0,
-                every: float = 3.0, ramp: float = 0.0, pages: bool = False) -> Outcome:
+                every: float = 3.0, ramp: float = 0.0, pages: bool = False, web: int = 0
+                ) -> Outcome:
     """Serve ``sessions`` players, each playing ``moves`` moves (or, in a crowd arriving
-    over ``ramp`` s, a move every ``every`` s for ``seconds`` s after the last arrival)."""
+    over ``ramp`` s, a move every ``every`` s for ``seconds`` s after the last arrival);
+    ``web`` of them from browsers (every other one, from the first)."""
     with tempfile.TemporaryDirectory() as folder:
         config = bench_config(Path(folder), sessions)
+        if web:
+            config = dataclasses.replace(config, web=WebConfig(port=0))
         echo = io.StringIO()
-        server = await start_server(config, echo=echo)
+        server = await start_server(config, echo=echo, link_codes=Browsers if web else None)
+        front = await start_web(server) if web else None
         history = open_history(config.history)
         memory = MemorySample(pages_module=fork_pages() if pages else None)
         sampler = asyncio.ensure_future(sample_apps(server, memory))
         pids: set[int] = set()
 
-        def pid_of(username: str) -> int | None:
+        def pid_of(owner: str) -> int | None:
             return next((session.pid for session in server.sessions
-                         if session.username == username), None)
+                         if owner and session.player == owner), None)
 
         try:
             keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
@@ -848,7 +939,12 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
             machine = machine_cpu()
             started = time.perf_counter()
             pace = Pace(every, started + ramp + seconds) if crowd else None
-            players = [Player(number, key, history, pid_of, pace)
+            browsers = set(range(1, sessions + 1, 2)[:web])  # (every other one)
+            browsers |= set(range(2, sessions + 1, 2)[:max(0, web - len(browsers))])
+            players = [WebPlayer(number, history, pid_of, Browsers(server.state.worker),
+                                 front.port, pace)
+                       if front is not None and number in browsers else
+                       Player(number, key, history, pid_of, pace)
                        for number, key in enumerate(keys, 1)]
 
             async def arrive(player: Player, delay: float) -> None:
@@ -886,6 +982,34 @@ async def bench(sessions: int, moves: int, crowd: bool = False, seconds: float =
                    machine_busy, machine_total, notes, left, reference)
 
 
+def by_way(players: Sequence[Player]) -> None:
+    """The first screen, the CPU per human move and per first screen, and the key-to-screen
+    latency of the SSH sessions and of the browsers' apart (issue 39)."""
+    for way, what in (("ssh", "over SSH"), ("web", "from browsers")):
+        group = [player for player in players if player.way == way]
+        if not group:
+            continue
+        served = [p.first_screen for p in group if p.first_screen is not None]
+        timed = [p for p in group if p.move_cpu is not None]
+        timed_moves = sum(p.saved_moves or 0 for p in timed)
+        first_cpu = [p.first_screen_cpu for p in group if p.first_screen_cpu is not None]
+        latencies = [latency for p in group for latency in p.latencies]
+        parts = [f"{len(group)} sessions {what}:"]
+        if served:
+            parts.append(f"first screen median {statistics.median(served):.2f} s, worst "
+                         f"{max(served):.2f} s" + (" (from the page's request)"
+                                                   if way == "web" else ""))
+        if timed_moves:
+            parts.append(f"CPU per human move "
+                         f"{sum(p.move_cpu or 0.0 for p in timed) / timed_moves * 1000:.0f} ms")
+        if first_cpu:
+            parts.append(f"per first screen median {statistics.median(first_cpu) * 1000:.0f} ms")
+        if latencies:
+            parts.append(f"key to screen median {statistics.median(latencies) * 1000:.0f} ms, "
+                         f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms")
+        print(f"  {parts[0]} " + "; ".join(parts[1:]))
+
+
 def verdict(met: bool) -> str:
     return "meets it" if met else "misses it"
 
@@ -898,10 +1022,13 @@ def report(outcome: Outcome) -> None:
     connected = [p.connected for p in players if p.connected is not None]
     failed = [p for p in players if p.failure is not None]
     terminal = f"{TERM_SIZE[0]}×{TERM_SIZE[1]} xterm-256color"
+    browsers = sum(player.way == "web" for player in players)
+    sessions = "SSH sessions" if not browsers else \
+        f"sessions ({count - browsers} over SSH, {browsers} from browsers)"
     if outcome.pace is None:
-        print(f"{count} concurrent SSH sessions, {outcome.moves} moves each, {terminal}")
+        print(f"{count} concurrent {sessions}, {outcome.moves} moves each, {terminal}")
     else:
-        print(f"a crowd of {count} SSH sessions arriving over {outcome.ramp:.0f} s, each "
+        print(f"a crowd of {count} {sessions} arriving over {outcome.ramp:.0f} s, each "
               f"playing a move every {outcome.pace.every:g} s until {outcome.seconds:.0f} s "
               f"after the last arrival, {terminal}")
     print(f"sessions served (name prompt shown): {len(served)} of {count}; "
@@ -915,7 +1042,7 @@ def report(outcome: Outcome) -> None:
     for note in outcome.notes[:10]:
         print(f"  server: {note}")
     if connected:
-        print(f"SSH connection and terminal open: median {statistics.median(connected):.2f} s, "
+        print(f"connection and terminal open: median {statistics.median(connected):.2f} s, "
               f"worst {max(connected):.2f} s")
     if served:
         print(f"time to first screen: median {statistics.median(served):.2f} s, "
@@ -1010,6 +1137,8 @@ def report(outcome: Outcome) -> None:
         met = not failed and not lost and p95 < TARGET_LATENCY_P95
         print(f"target (issue 14): key to screen under {TARGET_LATENCY_P95 * 1000:.0f} ms at "
               f"the 95th percentile, no failure, no move lost — {verdict(met)}")
+    if browsers:
+        by_way(players)
     print(f"targets (issue 14): CPU per human move ≤ {TARGET_MOVE_CPU * 1000:.0f} ms — "
           f"{verdict(move_cpu <= TARGET_MOVE_CPU)}; per first screen ≤ "
           f"{TARGET_FIRST_SCREEN_CPU * 1000:.0f} ms (max) — "
@@ -1032,18 +1161,21 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None,
                         help="--crowd: seconds over which the sessions arrive "
                              "(default: a tenth of a second each)")
+    parser.add_argument("--web", type=int, default=0,
+                        help="how many of the sessions come from browsers (the web face)")
     parser.add_argument("--pages", action="store_true",
                         help="say where a session's private memory comes from (as root)")
     args = parser.parse_args()
     sessions = args.sessions if args.sessions is not None else (100 if args.crowd else 20)
     ramp = args.ramp if args.ramp is not None else (sessions / 10 if args.crowd else 0.0)
-    if sessions < 1 or args.moves < 0:
-        parser.error("--sessions must be at least 1 and --moves at least 0")
+    if sessions < 1 or args.moves < 0 or not 0 <= args.web <= sessions:
+        parser.error("--sessions must be at least 1, --moves at least 0 and --web from 0 "
+                     "to --sessions")
     if not all(math.isfinite(value) and value >= 0
                for value in (args.seconds, args.every, ramp)) or args.every <= 0:
         parser.error("--seconds and --ramp must be 0 or more, --every more than 0")
     report(asyncio.run(bench(sessions, args.moves, args.crowd, args.seconds, args.every,
-                             ramp if args.crowd else 0.0, args.pages)))
+                             ramp if args.crowd else 0.0, args.pages, args.web)))
 
 
 if __name__ == "__main__":

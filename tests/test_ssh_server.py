@@ -429,7 +429,7 @@ def test_a_file_sets_every_key_with_paths_relative_to_it(tmp_path: Path) -> None
     ('[server]\nidle_timeout = -1\n', 2, "server.idle_timeout: expected a number of seconds"),
     ('[server]\npassword_file = "missing"\n', 2, "is not a readable file"),
     ('[server]\nhost = ""\n', 2, "server.host: expected an address"),
-    ('port = 2222\n', 1, "port: unknown key; the file has one [server] table"),
+    ('port = 2222\n', 1, "port: unknown key; the file has a [server] table and a [web] table"),
     ('[server]\nport = \n', 2, "not valid TOML"),
 ])
 def test_config_errors_are_one_line_with_the_file_and_line(tmp_path: Path, text: str,

@@ -189,6 +189,11 @@ async def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(
     async with web_serving(tmp_path, command=SLEEPER,
                            web={"trusted_proxies": (ipaddress.ip_network("127.0.0.1"),)}) as (
             server, front), browser(front) as visitor:
+        status, text, headers = await visitor.get("/", headers={
+            **forwarded, "X-Forwarded-Proto": "https"})  # the proxy does TLS
+        assert status == 200 and "Secure" in headers["Set-Cookie"]
+        assert f'data-session-websocket-url="wss://127.0.0.1:{front.port}/ws"' in text
+        visitor.http.cookie_jar.clear()
         await visitor.get("/", headers=forwarded)
         socket = await visitor.http.ws_connect(
             f"ws://127.0.0.1:{front.port}/ws?width=80&height=24", origin=visitor.base,
@@ -207,3 +212,18 @@ async def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(
         [session] = server.sessions
         assert session.address == "127.0.0.1"  # anyone may write the header
         await socket.close()
+        status, text, headers = await visitor.get("/", headers={"X-Forwarded-Proto": "https"})
+        assert 'data-session-websocket-url="ws://' in text
+
+
+def test_a_busy_web_port_is_one_line_and_nothing_is_left_running(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        serve = Serve(tmp_path, ["--config", str(write_config(tmp_path)), "--web", str(port)])
+        status = serve.process.wait(60)
+    lines = serve.output().strip().splitlines()
+    assert status != 0 and lines == [
+        f"trash: error: web: cannot listen on 127.0.0.1:{port}: Address already in use"], lines

@@ -5,6 +5,7 @@ player's words reach a page as HTML."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sys
 from pathlib import Path
@@ -19,6 +20,12 @@ from web_helpers import browser, web_serving
 from trash_tui.ssh.limits import address_full_message
 from trash_tui.web import front as front_module
 from trash_tui.web.page import HERE
+
+
+def logged(folder: Path) -> list[dict[str, object]]:
+    """The connection log's entries."""
+    return [json.loads(line) for line in (folder / "ssh.log").read_text().splitlines()]
+
 
 SLEEPER = (sys.executable, "-c", "import time; time.sleep(30)")  # a session's stand-in app
 LOBBY_TITLE = "Trash — the card game"
@@ -38,6 +45,9 @@ async def test_a_socket_from_another_sites_page_is_refused_in_one_line(tmp_path:
         assert status == 403 and text == front_module.FOREIGN + "\n"
         assert server.session_count == 0
         assert server.state.metrics.refused_by_reason()["wrong origin"] == 3
+        refused = [entry for entry in logged(tmp_path) if entry["event"] == "connection"]
+        assert [entry["ended"] for entry in refused] == ["refused: wrong origin"] * 3
+        assert all(entry["peer"].startswith("127.0.0.1:") for entry in refused)
         await visitor.open()  # its own page's origin: a session
         await eventually(lambda: server.session_count == 1)
 
@@ -105,6 +115,9 @@ async def test_a_flood_from_one_address_is_refused_early_without_a_session(
         assert server.session_count == 1
         assert server.state.metrics.value(server.state.metrics.sessions) == 1
         assert server.state.metrics.refused_by_reason()["rate limit"] == 2
+        # the first refusal of a run is logged, the rest only counted
+        assert [entry["ended"] for entry in logged(tmp_path)
+                if entry["event"] == "connection"] == ["refused: rate limit"]
         # an SSH connection from the same address finds the same empty bucket
         with pytest.raises((ConnectionError, asyncssh.Error)):
             await connect(server, asyncssh.generate_private_key("ssh-ed25519"))
@@ -243,3 +256,19 @@ async def test_open_sockets_from_one_address_are_bounded_with_its_ssh_connection
         await eventually(lambda: not server.state.connections)
         await second.open()
         await eventually(lambda: server.session_count == 2)
+
+
+async def test_open_connections_from_one_address_are_bounded_before_any_request(
+        tmp_path: Path) -> None:
+    async with web_serving(tmp_path, command=SLEEPER, connections_per_ip=2) as (_, front):
+        bound = front_module.CONNECTIONS_PER_SOCKET * 2
+        opened = [await asyncio.open_connection("127.0.0.1", front.port)
+                  for _ in range(bound + 1)]
+        reader, writer = opened[-1]
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed at once
+        reader, writer = opened[0]  # the others are served
+        writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+            b"HTTP/1.1 200")
+        for _, writer in opened:
+            writer.close()

@@ -55,6 +55,12 @@ SIGTERM (every match is saved after every action), ``STOP_GRACE`` seconds to exi
 SIGKILL; then every connection is closed. The idle goodbye ends with the same kind of
 lines, written once the app has left its screen.
 
+The session runner (``serve_session``) is front-neutral: a session's client end
+(``client_end.ClientEnd``) is an SSH channel here (``SshEnd``, from ``run_session``, the
+process factory) or a browser's WebSocket (``trash_tui.web``, the web face, one of the
+running server's ``fronts``): the same refusals, slots, table token, limits, recording,
+goodbyes and log line for both, and ``Session.way`` says which.
+
 This module never imports Textual: only the children load the app.
 """
 

@@ -16,18 +16,24 @@ its ``fronts``). What it answers:
   code, then back to ``/``; ``GET /health``: ``ok``; ``/static/...``: the page's files.
 - anything else: 404 with one line. Every answer carries the page's security headers.
 
-Before any work for a request (``guard.py``): the per-address bucket (the SSH side's:
+A connection has ``REQUEST_TIMEOUT`` s to send a whole request, and an address (not a
+trusted proxy) at most ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open
+connections. Before any work for a request (``guard.py``): the per-address bucket (the SSH side's:
 ``connections_per_minute``; a flood gets one 429 line), a ban of the address (403); for
 the WebSocket also its ``Origin`` (403 for another site's page), then, once upgraded,
 at most ``connections_per_ip`` open sockets per address (with the SSH connections), a
 ban of the player, and the sessions' slots; a refusal the page can show is sent as
-``["refused", LINE]`` before the close.
+``["refused", LINE]`` before the close. A refused request is counted in the metrics and
+logged in the connection log as the SSH side logs a refused connection (a run of
+refusals by the rate limit once, a banned address at most ``BANNED_LINES_PER_MINUTE``
+lines a minute); a session's line is the runner's, as over SSH.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import ssl
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -38,6 +44,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from trash_tui.play.table_protocol import normal_code
 from trash_tui.ssh.config import ServeError, WebConfig
+from trash_tui.ssh.connlog import LogEntry
 from trash_tui.ssh.server import Session, serve_session
 from trash_tui.web import guard, page
 from trash_tui.web.identity import LinkError
@@ -57,6 +64,10 @@ MAX_BODY = 1024  # bytes of a request body (the web face takes none)
 #: seconds a connection has to send a whole request (and to send the next one on a
 #: kept-alive connection): a slow or half-open client is closed
 REQUEST_TIMEOUT = 10.0
+#: open TCP connections from one address (not a trusted proxy), before any request: this
+#: many for each of its ``connections_per_ip`` sockets (a browser loads a page's files
+#: over several connections); the next is closed at once
+CONNECTIONS_PER_SOCKET = 4
 STALE = "This browser was not known here: it starts as a new player."
 NOT_A_CODE = "That link's table code is not one: here is the lobby."
 UNKNOWN = ("trash: this browser has no player here (its cookie is missing or unknown): "
@@ -91,6 +102,8 @@ class WebFront:
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
         self.waiting: dict[object, asyncio.TimerHandle] = {}  # connections with no request yet
+        self.open: dict[object, str] = {}  # open connections counted, by their address
+        self.by_address: dict[str, int] = {}
         self.port = self.listening.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
@@ -184,13 +197,24 @@ class WebFront:
     # --- connections ---------------------------------------------------------------------
     def _time_requests(self, server: web.Server) -> None:
         """Give every new connection ``REQUEST_TIMEOUT`` s to send its first whole
-        request (aiohttp itself would wait for ever): its server is told of each
-        connection made and lost."""
+        request (aiohttp itself would wait for ever), and close one from an address that
+        has ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open already: its server
+        is told of each connection made and lost."""
         made, lost = server.connection_made, server.connection_lost
         loop = asyncio.get_running_loop()
 
         def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
             made(handler, transport)
+            peer = transport.get_extra_info("peername")
+            address = guard.plain_address(str(peer[0])) if peer else "?"
+            if not guard.trusted(address, self.config.trusted_proxies):
+                held = self.by_address.get(address, 0)
+                if held >= CONNECTIONS_PER_SOCKET * self.state.config.connections_per_ip:
+                    self.state.refused("too many connections")
+                    transport.close()
+                    return
+                self.by_address[address] = held + 1
+                self.open[handler] = address
             self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
                                                     handler, transport)
 
@@ -199,6 +223,13 @@ class WebFront:
             timer = self.waiting.pop(handler, None)
             if timer is not None:
                 timer.cancel()
+            address = self.open.pop(handler, None)
+            if address is not None:
+                held = self.by_address.get(address, 1) - 1
+                if held > 0:
+                    self.by_address[address] = held
+                else:
+                    self.by_address.pop(address, None)
             lost(handler, exc)
 
         server.connection_made = connection_made  # type: ignore[method-assign]
@@ -226,18 +257,33 @@ class WebFront:
     def _address(self, request: web.Request) -> str:
         return guard.client_address(request, self.config.trusted_proxies)
 
+    def _peer(self, request: web.Request) -> str:
+        """The player's address and the peer's port, as the connection log names a peer."""
+        address, (_, port) = self._address(request), guard.peer_of(request)
+        return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+    def _refused(self, request: web.Request, reason: str, logged: bool = True) -> None:
+        """Count a refusal (the metrics' ``reason``) and, if ``logged``, log it as the SSH
+        side logs a refused connection."""
+        self.state.refused(reason)
+        if logged:
+            self.state.log.write(LogEntry("connection", self._peer(request),
+                                          f"refused: {reason}", 0.0))
+
     def _refusal(self, request: web.Request) -> web.Response | None:
-        """The answer to a request refused before any work (a flood, a banned address)."""
+        """The answer to a request refused before any work (a flood, a banned address):
+        logged as the SSH side does (a ban at most ``BANNED_LINES_PER_MINUTE`` lines a
+        minute, a run of refusals by the rate limit once)."""
         address = self._address(request)
         if self.state.stopping:
             return _line(503, "trash: the server is stopping, try again later")
         sanction = self.state.moderation.banned(None, address)
         if sanction is not None:
-            self.state.refused("banned")
+            self._refused(request, "banned", self.state.banned_lines.admit() is not None)
             return _line(403, f"trash: {sanction.line()}")
-        allowed, _ = self.state.rate.take(address)
+        allowed, refusals = self.state.rate.take(address)
         if not allowed:
-            self.state.refused("rate limit")
+            self._refused(request, "rate limit", refusals == 1)
             return _line(429, RATE)
         return None
 
@@ -324,7 +370,7 @@ class WebFront:
         if refused is not None:
             return refused
         if not guard.origin_allowed(request, self.url, self.config.trusted_proxies):
-            self.state.refused("wrong origin")
+            self._refused(request, "wrong origin")
             return _line(403, FOREIGN)
         address = self._address(request)
         # textual.js appends "?width=..." to the URL, which may carry "?join=CODE" already
@@ -339,23 +385,21 @@ class WebFront:
         holds_slot = False
         try:
             if identity is None:
-                self.state.refused("unknown browser")
+                self._refused(request, "unknown browser")
                 end.refuse(UNKNOWN)
                 return socket
             sanction = self.state.moderation.banned(identity, address)
             if sanction is not None:
-                self.state.refused("banned")
+                self._refused(request, "banned")
                 end.refuse(f"trash: {sanction.line()}")
                 return socket
             if not self.state.connection_slots.acquire(address):
-                self.state.refused("too many connections")
+                self._refused(request, "too many connections")
                 end.refuse("trash: " + _too_many(self.state.connection_slots.per_address))
                 return socket
             holds_slot = True
             self.state.saw(identity, address)
-            _, peer_port = guard.peer_of(request)
-            peer = f"[{address}]:{peer_port}" if ":" in address else f"{address}:{peer_port}"
-            session = Session(peer, address, identity, term=TERM,
+            session = Session(self._peer(request), address, identity, term=TERM,
                               size=f"{end.size()[0]}x{end.size()[1]}",
                               username=query.get("join", ""), end=end,
                               started=time.monotonic())
@@ -396,6 +440,7 @@ async def start_web(server: RunningServer, browsers: Identities | None = None) -
         raise ServeError(f"web: cannot use the TLS certificate {listening.tls_certificate} "
                          f"and key {listening.tls_key}: {exc.reason or exc}") from None
     except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or exc)
         raise ServeError(f"web: cannot listen on {listening.host}:{listening.port}: "
-                         f"{exc.strerror or exc}") from None
+                         f"{reason}") from None
     return front

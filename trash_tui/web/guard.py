@@ -34,6 +34,12 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return address
 
 
+def plain_address(text: str) -> str:
+    """An address as the limits and bans key it (IPv4 plainly, not ``::ffff:``-mapped)."""
+    parsed = _address(text)
+    return str(parsed) if parsed is not None else text
+
+
 def trusted(address: str, proxies: Iterable[Network]) -> bool:
     """Whether ``address`` is one of the trusted proxies."""
     parsed = _address(address)
@@ -45,8 +51,7 @@ def peer_of(request: web.Request) -> tuple[str, int]:
     peer = request.transport.get_extra_info("peername") if request.transport else None
     if not peer:
         return "?", 0
-    parsed = _address(str(peer[0]))
-    return (str(parsed) if parsed is not None else str(peer[0])), int(peer[1])
+    return plain_address(str(peer[0])), int(peer[1])
 
 
 def client_address(request: web.Request, proxies: Iterable[Network]) -> str:
