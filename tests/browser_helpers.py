@@ -127,14 +127,16 @@ def artifacts_folder(factory: pytest.TempPathFactory) -> Path:
 
 class WebServer(JourneyServer):
     """``trash serve`` in its own process with its web face on ``web_port`` of 127.0.0.1
-    (kept across a restart), telling players to come back to 127.0.0.1."""
+    (kept across a restart), telling players to come back to 127.0.0.1; ``keys`` (TOML
+    values as text) add to its ``[server]`` table."""
 
-    def __init__(self, folder: Path, web_port: int | None = None) -> None:
+    def __init__(self, folder: Path, web_port: int | None = None, **keys: str) -> None:
         super().__init__(folder)
         self.web_port = web_port or free_port()
         text = self.config.read_text(encoding="utf-8")
+        added = "".join(f"{key} = {value}\n" for key, value in keys.items())
         self.config.write_text(
-            text + f'public_host = "127.0.0.1"\n\n[web]\nport = {self.web_port}\n'
+            text + added + f'public_host = "127.0.0.1"\n\n[web]\nport = {self.web_port}\n'
             f'public_url = "{self.url}"\n', encoding="utf-8")
 
     @property
