@@ -315,8 +315,10 @@ class Visitor:
     open_tables = Person.open_tables
     code_screen = Person.code_screen
     join_by_code = Person.join_by_code
+    watch_by_code = Person.watch_by_code
     leave = Person.leave
     text = Person.text
+    text_rows = Person.text_rows
     sees = Person.sees
     to_move = Person.to_move
     answer = Person.answer

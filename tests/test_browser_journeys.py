@@ -7,7 +7,8 @@ A new visitor names themselves (the page's cookie is then that player; the page 
 nothing but the server's files) and plays a match against bots; a click, a finger's tap
 and a larger window reach the app; two browsers with profiles
 of their own sit at one table by the link its waiting room shows (``/t/CODE``) and see each
-other's move and chat line (HTML in a chat line stays text); a browser and an OpenSSH
+other's move and chat line (HTML in a chat line stays text), and one leaves with esc; a
+browser watches a table by its code (its moves, a chat line, esc); a browser and an OpenSSH
 client at one table, the same both ways; a link code from the SSH lobby makes a browser
 that key's player; closing the tab on one's turn (the stand-in moves, the seat is held)
 and coming back with the plain address; a stale cookie and wrong links, each one line on
@@ -172,6 +173,27 @@ def test_two_browsers_sit_at_one_table_by_its_link_and_see_each_others_move_and_
     for one in (cy, dee):
         assert one.driver.execute_script(
             "return document.querySelectorAll('b, img').length") == 0
+    dee.leave()  # esc (again when asked): back on the Tables screen
+    table.wait(lambda: "Dee left" in cy.text(), STEP, "'Dee left' on Cy's screen", shown=cy)
+
+
+def test_a_browser_watches_a_table_by_its_code_sees_its_moves_chats_and_leaves(
+        server: WebServer, visitors: Callable[..., Visitor]) -> None:
+    quin, rae = visitors("Quin"), visitors("Rae")
+    quin.arrive()
+    rae.arrive()
+    code = create_table(quin, start_now=True)  # the open seat goes to a bot
+    quin.sees("Stock", timeout=STEP)
+    rae.open_tables()
+    rae.watch_by_code(code)  # j, the code, the Watch button
+    rae.sees("Watching", "Quin", timeout=STEP)
+    table = Table(server, [quin])
+    draw_seen(table, quin, [rae])  # his move, on the watcher's screen
+    table.turn_of(quin)  # the table waits for him: no bot's move pushes the chat line away
+    Table(server, []).chat(rae, "hi from the rail", [quin], said="Rae (watching)")
+    rae.leave()
+    rae.sees(TABLES_TITLE)
+    table.moves(quin)  # the table goes on
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None,
