@@ -19,6 +19,7 @@ from web_helpers import browser, web_serving
 
 from trash_tui.ssh.limits import address_full_message
 from trash_tui.web import front as front_module
+from trash_tui.web import listener
 from trash_tui.web.page import HERE
 
 
@@ -83,7 +84,7 @@ async def test_a_browser_that_stops_answering_is_dropped(tmp_path: Path,
 
 async def test_a_slow_request_is_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                         ) -> None:
-    monkeypatch.setattr(front_module, "REQUEST_TIMEOUT", 0.5)
+    monkeypatch.setattr(listener, "REQUEST_TIMEOUT", 0.5)
     async with web_serving(tmp_path, command=SLEEPER) as (_, front):
         reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
         writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the end
@@ -261,7 +262,7 @@ async def test_open_sockets_from_one_address_are_bounded_with_its_ssh_connection
 async def test_open_connections_from_one_address_are_bounded_before_any_request(
         tmp_path: Path) -> None:
     async with web_serving(tmp_path, command=SLEEPER, connections_per_ip=2) as (_, front):
-        bound = front_module.CONNECTIONS_PER_SOCKET * 2
+        bound = listener.CONNECTIONS_PER_SOCKET * 2
         opened = [await asyncio.open_connection("127.0.0.1", front.port)
                   for _ in range(bound + 1)]
         reader, writer = opened[-1]

@@ -16,9 +16,9 @@ its ``fronts``). What it answers:
   code, then back to ``/``; ``GET /health``: ``ok``; ``/static/...``: the page's files.
 - anything else: 404 with one line. Every answer carries the page's security headers.
 
-A connection has ``REQUEST_TIMEOUT`` s to send a whole request, and an address (not a
-trusted proxy) at most ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open
-connections. Before any work for a request (``guard.py``): the per-address bucket (the SSH side's:
+A connection has ``listener.REQUEST_TIMEOUT`` s to send a whole request, and an address
+(not a trusted proxy) a bounded number open (``listener.Connections``). Before any work
+for a request (``guard.py``): the per-address bucket (the SSH side's:
 ``connections_per_minute``; a flood gets one 429 line), a ban of the address (403); for
 the WebSocket also its ``Origin`` (403 for another site's page), then, once upgraded,
 at most ``connections_per_ip`` open sockets per address (with the SSH connections), a
@@ -40,14 +40,14 @@ from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qsl
 
 from aiohttp import web
-from aiohttp.web_protocol import RequestHandler
 
 from trash_tui.play.table_protocol import normal_code
 from trash_tui.ssh.config import ServeError, WebConfig
 from trash_tui.ssh.connlog import LogEntry
 from trash_tui.ssh.server import Session, serve_session
-from trash_tui.web import guard, page
+from trash_tui.web import guard, listener, page
 from trash_tui.web.identity import LinkError
+from trash_tui.web.listener import Connections
 from trash_tui.web.socket_end import SocketEnd
 
 if TYPE_CHECKING:
@@ -61,13 +61,6 @@ MAX_MESSAGE = 64 * 1024  # bytes of one WebSocket message
 HEARTBEAT = 30.0  # seconds between pings; a browser that does not answer is gone
 MAX_LINE = 4096  # bytes of a request line / one header field
 MAX_BODY = 1024  # bytes of a request body (the web face takes none)
-#: seconds a connection has to send a whole request (and to send the next one on a
-#: kept-alive connection): a slow or half-open client is closed
-REQUEST_TIMEOUT = 10.0
-#: open TCP connections from one address (not a trusted proxy), before any request: this
-#: many for each of its ``connections_per_ip`` sockets (a browser loads a page's files
-#: over several connections); the next is closed at once
-CONNECTIONS_PER_SOCKET = 4
 STALE = "This browser was not known here: it starts as a new player."
 NOT_A_CODE = "That link's table code is not one: here is the lobby."
 UNKNOWN = ("trash: this browser has no player here (its cookie is missing or unknown): "
@@ -101,9 +94,9 @@ class WebFront:
         self.browsers = browsers
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
-        self.waiting: dict[object, asyncio.TimerHandle] = {}  # connections with no request yet
-        self.open: dict[object, str] = {}  # open connections counted, by their address
-        self.by_address: dict[str, int] = {}
+        self.connections = Connections(lambda: self.config.trusted_proxies,
+                                       lambda: self.state.config.connections_per_ip,
+                                       self.state.refused)
         self.port = self.listening.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
@@ -122,11 +115,12 @@ class WebFront:
         app.middlewares.append(self._first)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False,
                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE,
-                                    keepalive_timeout=REQUEST_TIMEOUT, shutdown_timeout=1.0,
+                                    keepalive_timeout=listener.REQUEST_TIMEOUT,
+                                    shutdown_timeout=1.0,
                                     logger=self._logger())
         await self.runner.setup()
         assert self.runner.server is not None
-        self._time_requests(self.runner.server)
+        self.connections.watch(self.runner.server)
         context = None
         listening = self.listening
         try:
@@ -137,7 +131,7 @@ class WebFront:
             self.listener = await loop.create_server(
                 self.runner.server, listening.host, listening.port or 0, ssl=context,
                 reuse_address=True, backlog=128,
-                ssl_handshake_timeout=REQUEST_TIMEOUT if context else None)
+                ssl_handshake_timeout=listener.REQUEST_TIMEOUT if context else None)
         except BaseException:
             await self.runner.cleanup()
             raise
@@ -179,9 +173,7 @@ class WebFront:
         self.close()
         for end in list(self.sockets):
             await end.finish()
-        for timer in self.waiting.values():
-            timer.cancel()
-        self.waiting.clear()
+        self.connections.stop()
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
@@ -195,58 +187,12 @@ class WebFront:
         return logger
 
     # --- connections ---------------------------------------------------------------------
-    def _time_requests(self, server: web.Server) -> None:
-        """Give every new connection ``REQUEST_TIMEOUT`` s to send its first whole
-        request (aiohttp itself would wait for ever), and close one from an address that
-        has ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open already: its server
-        is told of each connection made and lost."""
-        made, lost = server.connection_made, server.connection_lost
-        loop = asyncio.get_running_loop()
-
-        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
-            made(handler, transport)
-            peer = transport.get_extra_info("peername")
-            address = guard.plain_address(str(peer[0])) if peer else "?"
-            if not guard.trusted(address, self.config.trusted_proxies):
-                held = self.by_address.get(address, 0)
-                if held >= CONNECTIONS_PER_SOCKET * self.state.config.connections_per_ip:
-                    self.state.refused("too many connections")
-                    transport.close()
-                    return
-                self.by_address[address] = held + 1
-                self.open[handler] = address
-            self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
-                                                    handler, transport)
-
-        def connection_lost(handler: RequestHandler, exc: BaseException | None = None
-                            ) -> None:
-            timer = self.waiting.pop(handler, None)
-            if timer is not None:
-                timer.cancel()
-            address = self.open.pop(handler, None)
-            if address is not None:
-                held = self.by_address.get(address, 1) - 1
-                if held > 0:
-                    self.by_address[address] = held
-                else:
-                    self.by_address.pop(address, None)
-            lost(handler, exc)
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
-
-    def _too_slow(self, handler: object, transport: asyncio.BaseTransport) -> None:
-        self.waiting.pop(handler, None)
-        transport.close()
-
     # --- requests --------------------------------------------------------------------------
     @web.middleware
     async def _first(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
         """A whole request has come (its connection's timer stops); a missing page or a
         method other than GET: one line."""
-        timer = self.waiting.pop(request.protocol, None)
-        if timer is not None:
-            timer.cancel()
+        self.connections.requested(request.protocol)
         try:
             return await handler(request)
         except web.HTTPNotFound:

@@ -1,0 +1,91 @@
+"""The web face's TCP connections, before aiohttp has a whole request from them.
+
+aiohttp waits for ever for a request's line and headers, and takes any number of
+connections. ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
+``connection_lost``): a new connection has ``REQUEST_TIMEOUT`` s to send its first whole
+request (``requested`` stops its timer; the server's keep-alive timeout bounds the wait
+for the next one), and an address that is not a trusted proxy may hold at most
+``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open connections: the next is closed
+at once, before anything is read from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
+
+from trash_tui.ssh.config import Network
+from trash_tui.web import guard
+
+#: seconds a connection has to send a whole request (and to send the next one on a
+#: kept-alive connection, and for a TLS handshake): a slow or half-open client is closed
+REQUEST_TIMEOUT = 10.0
+#: open TCP connections from one address (not a trusted proxy): this many for each of its
+#: ``connections_per_ip`` sockets (a browser loads a page's files over several)
+CONNECTIONS_PER_SOCKET = 4
+
+
+class Connections:
+    """The open connections of one aiohttp server, timed and counted by address."""
+
+    def __init__(self, proxies: Callable[[], Sequence[Network]],
+                 per_ip: Callable[[], int], refused: Callable[[str], None]) -> None:
+        self.proxies = proxies  # (read at each connection: a reload changes them)
+        self.per_ip = per_ip
+        self.refused = refused  # counts a refusal by its reason
+        self.waiting: dict[RequestHandler, asyncio.TimerHandle] = {}  # no request yet
+        self.open: dict[RequestHandler, str] = {}  # counted connections, their address
+        self.by_address: dict[str, int] = {}
+
+    def watch(self, server: web.Server) -> None:
+        """Hook ``server``: it tells of each connection made and lost."""
+        made, lost = server.connection_made, server.connection_lost
+        loop = asyncio.get_running_loop()
+
+        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            peer = transport.get_extra_info("peername")
+            address = guard.plain_address(str(peer[0])) if peer else "?"
+            if not guard.trusted(address, self.proxies()):
+                held = self.by_address.get(address, 0)
+                if held >= CONNECTIONS_PER_SOCKET * self.per_ip():
+                    self.refused("too many connections")
+                    transport.close()
+                    return
+                self.by_address[address] = held + 1
+                self.open[handler] = address
+            self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
+                                                    handler, transport)
+
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None
+                            ) -> None:
+            self.requested(handler)
+            address = self.open.pop(handler, None)
+            if address is not None:
+                held = self.by_address.get(address, 1) - 1
+                if held > 0:
+                    self.by_address[address] = held
+                else:
+                    self.by_address.pop(address, None)
+            lost(handler, exc)
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def requested(self, handler: object) -> None:
+        """A whole request has come on ``handler``'s connection: its timer stops."""
+        timer = self.waiting.pop(handler, None)  # type: ignore[call-overload]
+        if timer is not None:
+            timer.cancel()
+
+    def _too_slow(self, handler: RequestHandler, transport: asyncio.BaseTransport) -> None:
+        self.waiting.pop(handler, None)
+        transport.close()
+
+    def stop(self) -> None:
+        for timer in self.waiting.values():
+            timer.cancel()
+        self.waiting.clear()
