@@ -120,8 +120,8 @@ def free_port() -> int:
 def artifacts_folder(factory: pytest.TempPathFactory) -> Path:
     """Where screenshots go: ``TRASH_ARTIFACTS`` if set, else a tmp folder of pytest's."""
     named = os.environ.get("TRASH_ARTIFACTS")
-    folder = Path(named) if named else factory.mktemp("browser-artifacts", numbered=False)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(named) if named else factory.getbasetemp() / "browser-artifacts"
+    folder.mkdir(parents=True, exist_ok=True)  # (one folder for every module of the run)
     return folder
 
 
