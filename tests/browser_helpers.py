@@ -117,11 +117,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The artifacts folder of this run, once a test has asked for it (conftest.py names it at
+#: the end of the run).
+artifacts_used: list[Path] = []
+
+
 def artifacts_folder(factory: pytest.TempPathFactory) -> Path:
     """Where screenshots go: ``TRASH_ARTIFACTS`` if set, else a tmp folder of pytest's."""
     named = os.environ.get("TRASH_ARTIFACTS")
     folder = Path(named) if named else factory.getbasetemp() / "browser-artifacts"
     folder.mkdir(parents=True, exist_ok=True)  # (one folder for every module of the run)
+    if folder not in artifacts_used:
+        artifacts_used.append(folder)
     return folder
 
 
