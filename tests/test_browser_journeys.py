@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -89,8 +90,10 @@ def visitors(tmp_path: Path, server: WebServer, artifacts: Path
 def test_a_new_visitor_names_themselves_and_plays_a_match_against_bots(
         server: WebServer, visitors: Callable[..., Visitor]) -> None:
     ann = visitors("Ann")
+    started = time.monotonic()
     ann.open("/")
     ann.sees(NAME_PROMPT, timeout=FIRST_SCREEN)
+    print(f"page load to the first screen: {time.monotonic() - started:.2f} s")
     ann.screenshot("first-screen")
     loaded = ann.resources()
     assert loaded, "the page loaded no script, style or font"
