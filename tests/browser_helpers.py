@@ -32,6 +32,7 @@ import sqlite3
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -222,17 +223,31 @@ def draw_seen(table: Table, person: Person | Visitor, others: list[Person | Visi
     the rest of that turn waits for ``person`` (nothing else can push it out of the log);
     then ``person`` plays the rest of the turn."""
     before = table.turn_of(person)
+    line = f"{person.name} draws"
+    earlier = [flat(other.text()).count(line) for other in others]  # (lines seen before)
     person.pane.press("s")
-    table.wait(lambda: table.saved() > before, STEP,
-               f"{person.name}'s draw in the history database", shown=person)
-    for other in others:
-        other.pane.wait_for(f"{person.name} draws")
+    # (nobody answers anything meanwhile: the table waits for the rest of this turn)
+    _wait(lambda: table.saved() > before, person,
+          f"{person.name}'s draw (s) in the history database")
+    for other, seen in zip(others, earlier, strict=True):
+        _wait(lambda other=other, seen=seen: flat(other.text()).count(line) > seen, other,
+              f"a new {line!r} on {other.name}'s screen")
     deadline = time.monotonic() + STEP
     while person.to_move() is not None:  # a slot, a wild's slot, keep or swap, the call
         assert time.monotonic() < deadline, person.pane.failure(
             f"{person.name}'s turn never ended", person.pane.screen())
         person.answer()
         time.sleep(0.6)
+
+
+def _wait(check: Callable[[], object], shown: Person | Visitor, what: str) -> None:
+    """Wait up to STEP for ``check()``; AssertionError with ``shown``'s screen."""
+    deadline = time.monotonic() + STEP
+    while not check():
+        if time.monotonic() > deadline:
+            raise shown.pane.failure(f"after {STEP:g} s still waiting for {what}",
+                                     shown.pane.screen())
+        time.sleep(0.1)
 
 
 class BrowserPane:
