@@ -7,12 +7,14 @@ snapshot never catches one half-way.
 
 The suite runs on stock Textual; with ``TRASH_TEXTUAL_PATCHES=1`` it runs with the app's
 speed-ups to Textual applied (``trash_tui.app.textual_compat``), as the SSH server's
-sessions do (``tests/test_textual_compat.py`` runs the snapshot suite that way).
+sessions do (``tests/test_textual_compat.py`` runs the snapshot suite that way). At the end
+of a run, the folder of the browser tests' screenshots is named.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -23,6 +25,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
         applied = textual_compat.apply(print)
         assert applied, "TRASH_TEXTUAL_PATCHES=1: no patch applies to this Textual"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Where the browser tests put their screenshots, if any ran (tests/browser_helpers)."""
+    helpers = sys.modules.get("browser_helpers")
+    for folder in getattr(helpers, "artifacts_used", []):
+        shots = sorted(path.name for path in folder.glob("*.png"))
+        if shots:
+            terminalreporter.write_line(f"browser screenshots ({len(shots)}) in {folder}")
 
 
 @pytest.fixture(autouse=True)
