@@ -3,7 +3,8 @@
    a refusal from the server (["refused", LINE], shown as text, never as HTML), the
    server restarting (close code 1012) or the connection lost (then it waits for
    /health and loads the page again: the cookie brings the same player back to their
-   seat), or the session's end. Touch taps on the terminal become mouse clicks.
+   seat), or the session's end. The terminal gets the keyboard's focus once its socket
+   opens. Touch taps on the terminal become mouse clicks.
    For tests, window.trashOutput() gives the last output received (read-only). */
 (function () {
   "use strict";
@@ -13,11 +14,13 @@
   var receivedBytes = 0;
   var refused = false;
   var polling = false;
+  var saidHere = false;  /* the line holds this script's words, not the page's notice */
 
   function say(text) {
     var line = document.getElementById("status");
     if (line) {
       line.textContent = text;
+      saidHere = text !== "";
     }
   }
 
@@ -48,6 +51,16 @@
     window.setTimeout(poll, 500);
   }
 
+  /* The keyboard goes to the terminal from the start: a visitor types their name without
+     clicking on the page first (unless something else of the page has the focus). */
+  function focusTerminal() {
+    var area = document.querySelector("#terminal .xterm-helper-textarea");
+    var active = document.activeElement;
+    if (area && (!active || active === document.body)) {
+      area.focus();
+    }
+  }
+
   function keep(data) {
     var bytes = new Uint8Array(data);
     received.push(bytes);
@@ -59,9 +72,10 @@
 
   function watch(socket) {
     socket.addEventListener("open", function () {
-      if (!refused) {
+      if (!refused && saidHere) {  /* (the server's notice on the page stays) */
         say("");
       }
+      focusTerminal();
     });
     socket.addEventListener("message", function (event) {
       if (typeof event.data !== "string") {
