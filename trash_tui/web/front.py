@@ -10,7 +10,8 @@ its ``fronts``). What it answers:
   that code as ``ssh CODE@HOST`` does (its socket URL carries ``?join=CODE``; a code that
   cannot be one: the page says so in its line and opens the lobby). The browser's cookie
   (``COOKIE``: a long random token, ``identity.Browsers``) is its player; a browser with
-  none, or one this server does not know (the page says so), gets a new one.
+  none, or one this server does not know (the page says so), gets a new one, which costs
+  nothing kept: the history keeps a browser when its first session starts.
 - ``GET /ws``: the WebSocket (``socket_end.SocketEnd``), a session of the cookie's
   player; ``GET /link/CODE``: this browser becomes the SSH key's player that made the
   code, then back to ``/``; ``GET /health``: ``ok``; ``/static/...``: the page's files.
@@ -76,6 +77,8 @@ class Identities(Protocol):
     async def known(self, token: str) -> str | None: ...
 
     async def new(self) -> tuple[str, str]: ...
+
+    async def keep(self, token: str) -> str | None: ...
 
     async def link(self, token: str, code: str) -> str: ...
 
@@ -322,7 +325,7 @@ class WebFront:
         # textual.js appends "?width=..." to the URL, which may carry "?join=CODE" already
         query = dict(parse_qsl(request.query_string.replace("?", "&")))
         columns, rows = _number(query.get("width")), _number(query.get("height"))
-        _, identity, _ = await self._player(request)
+        token, identity, _ = await self._player(request)
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT,
                                        compress=False)
         await socket.prepare(request)
@@ -344,6 +347,7 @@ class WebFront:
                 end.refuse("trash: " + _too_many(self.state.connection_slots.per_address))
                 return socket
             holds_slot = True
+            identity = await self.browsers.keep(token or "") or identity
             self.state.saw(identity, address)
             session = Session(self._peer(request), address, identity, term=TERM,
                               size=f"{end.size()[0]}x{end.size()[1]}",
