@@ -273,3 +273,49 @@ async def test_open_connections_from_one_address_are_bounded_before_any_request(
             b"HTTP/1.1 200")
         for _, writer in opened:
             writer.close()
+
+
+async def test_open_connections_from_every_address_together_are_bounded(
+        tmp_path: Path) -> None:
+    """Many addresses, each under its own bound, cannot hold more than the server's
+    bound in all (``max_connections``: each of its sockets may take several)."""
+    async with web_serving(tmp_path, command=SLEEPER, max_connections=2,
+                           connections_per_ip=1, max_sessions=2) as (server, front):
+        bound = listener.CONNECTIONS_PER_SOCKET * 2
+        opened = [await asyncio.open_connection("127.0.0.1", front.port,
+                                                local_addr=(f"127.0.0.{2 + n // 3}", 0))
+                  for n in range(bound + 1)]  # (three from each address: under its bound)
+        reader, writer = opened[-1]
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed at once
+        assert server.state.metrics.refused_by_reason()["too many connections"] == 1
+        for reader, writer in opened[:2]:  # the others are served
+            writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+                b"HTTP/1.1 200")
+        for _, writer in opened:
+            writer.close()
+        await eventually(lambda: not front.connections.open)
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
+        writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+            b"HTTP/1.1 200")  # (the count goes down as they close)
+        writer.close()
+
+
+async def test_a_full_server_refuses_a_browsers_socket_in_its_own_words(
+        tmp_path: Path) -> None:
+    """The sockets share the server's ``max_connections`` with the SSH connections: one
+    from another address when all are taken is told the server is full."""
+    async with web_serving(tmp_path, command=SLEEPER, max_connections=1,
+                           connections_per_ip=1, max_sessions=1) as (server, front), \
+            browser(front) as first, browser(front, "127.0.0.2") as second:
+        await first.get("/")
+        await first.open()
+        await eventually(lambda: server.session_count == 1)
+        await second.get("/")
+        await second.open()
+        assert await second.until_closed() == 1000
+        [[kind, line]] = second.texts
+        assert kind == "refused" and line == front_module.SERVER_FULL
+        with pytest.raises((ConnectionError, asyncssh.Error)):  # SSH finds it full too
+            await connect(server, asyncssh.generate_private_key("ssh-ed25519"))
