@@ -15,6 +15,7 @@ from yarl import URL
 
 from trash_tui.players.rater import open_history
 from trash_tui.web.front import COOKIE, NOT_A_CODE, STALE
+from trash_tui.web.identity import new_token
 
 LOBBY_TITLE = "Trash — the card game"
 NAME_PROMPT = "Welcome to Trash!"
@@ -91,15 +92,18 @@ async def test_a_browser_names_itself_and_its_move_against_a_bot_is_saved(
 
 
 async def test_a_stale_cookie_starts_a_new_player_and_the_page_says_so(tmp_path: Path) -> None:
-    async with web_serving(tmp_path) as (_, front), browser(front) as visitor:
-        visitor.http.cookie_jar.update_cookies({COOKIE: "a-token-this-server-never-made"},
-                                               URL(visitor.base))
-        status, text, headers = await visitor.get("/")
-        assert status == 200 and "Set-Cookie" in headers
-        assert f'<p id="status" role="status" aria-live="polite">{STALE}</p>' in text
-        assert (await visitor.identity() or "").startswith("web:")
-        status, text, _ = await visitor.get("/")  # known now: no line
-        assert '<p id="status" role="status" aria-live="polite"></p>' in text
+    async with web_serving(tmp_path) as (_, front):
+        # a token of another shape, and one shaped as this server's that it never made
+        for stale in ("a-token-this-server-never-made", new_token()):
+            async with browser(front) as visitor:
+                visitor.http.cookie_jar.update_cookies({COOKIE: stale}, URL(visitor.base))
+                status, text, headers = await visitor.get("/")
+                assert status == 200 and "Set-Cookie" in headers
+                assert f'<p id="status" role="status" aria-live="polite">{STALE}</p>' in text
+                assert visitor.token != stale
+                assert (await visitor.identity() or "").startswith("web:")
+                status, text, _ = await visitor.get("/")  # known now: no line
+                assert '<p id="status" role="status" aria-live="polite"></p>' in text
 
 
 async def test_a_table_link_joins_by_its_code_and_a_wrong_one_says_so(tmp_path: Path) -> None:

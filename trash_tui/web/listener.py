@@ -1,7 +1,8 @@
 """The web face's TCP connections, before aiohttp has a whole request from them.
 
-aiohttp waits for ever for a request's line and headers, and takes any number of
-connections. ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
+aiohttp takes any number of connections, and only its newer versions close one that has
+not sent a whole request in time (its keep-alive timer, from the connection's start: not
+relied on here). ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
 ``connection_lost``): a new connection has ``REQUEST_TIMEOUT`` s to send its first whole
 request (``requested`` stops its timer; the server's keep-alive timeout bounds the wait
 for the next one), and an address that is not a trusted proxy may hold at most
