@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import SMALL, Visitor, WebServer, artifacts_folder
+from browser_helpers import SMALL, Visitor, WebServer
 from journey_helpers import LOBBY, STEP, TABLES_TITLE
 from test_ssh_openssh import wait_until
 
@@ -36,9 +36,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 
 @pytest.fixture
-def visitor(tmp_path: Path, server: WebServer, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[Visitor]:
-    made = Visitor(tmp_path, server, "Tia", artifacts_folder(tmp_path_factory), SMALL)
+def visitor(tmp_path: Path, server: WebServer) -> Iterator[Visitor]:
+    made = Visitor(tmp_path, server, "Tia", tmp_path, SMALL)  # (no screenshot is kept)
     try:
         yield made
     finally:
