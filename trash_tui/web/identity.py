@@ -19,7 +19,9 @@ key's identity from then on (``link``); its earlier ``web:`` player keeps its ow
 matches and rating under its old identity. A code is compared with every kept code in
 constant time, never looked up by its text. A browser not seen for ``COOKIE_DAYS`` (its
 cookie's life) is forgotten, and so is one whose player never chose a name nor played
-(``UNNAMED_DAYS``, as guests are): swept when a browser is first kept (at most hourly).
+(``UNNAMED_DAYS``, as guests are): swept when a browser is kept (at most hourly). Only its
+row goes: should its token come back, it names the token's own ``web:`` player again
+(nothing of an unnamed one was kept; a linked browser is no longer the key's).
 Every call runs on the server's one database thread (``trash_tui.tables.worker.Worker``).
 """
 
