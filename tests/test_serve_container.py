@@ -103,3 +103,27 @@ def test_the_readme_and_the_dockerfile_say_to_set_public_host_and_mount_a_tmpfs(
     for text in (dockerfile, container):
         assert "--read-only --tmpfs /tmp" in text
         assert "TRASH_PUBLIC_HOST=" in text and "public_host" in text
+
+
+def test_the_container_serves_the_web_face_with_web_on_its_exposed_port(
+        tmp_path: Path) -> None:
+    """The image's config listens for browsers on every interface of the container once
+    ``--web 8080`` is given (after the image's name: the arguments of ``trash serve``);
+    8080 is exposed; the README's container part says how."""
+    from trash_tui.ssh.config import load_server_config
+
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    [config_lines] = re.findall(r"RUN printf '%s\\n' \\\n((?:\s+'[^']*' \\\n)+)", dockerfile)
+    config = tmp_path / "ssh-server.toml"
+    config.write_text("".join(line + "\n" for line in re.findall(r"'([^']*)'", config_lines)))
+    assert load_server_config(config).web.port is None  # (no web face unless asked)
+    web = load_server_config(config, web_port=8080).web
+    assert (web.host, web.port) == ("0.0.0.0", 8080)
+    [exposed] = re.findall(r"^EXPOSE (.+)$", dockerfile, re.MULTILINE)
+    assert exposed.split() == ["2222", "8080"]
+    assert re.search(r'^ENTRYPOINT \["trash", "serve", "--config", '
+                     r'"/etc/trash/ssh-server.toml"\]$', dockerfile, re.MULTILINE)
+    readme = (ROOT / "README.md").read_text()
+    container = readme[readme.index("Or in a container"):readme.index("**The operator's console")]
+    for text in (dockerfile, container):
+        assert re.search(r"-p 8080:8080 .*trash-tui --web 8080", text.replace("\\\n", " "))

@@ -8,12 +8,14 @@ import re
 import sys
 from pathlib import Path
 
+import aiohttp
 from ssh_helpers import eventually
 from web_helpers import browser, web_serving
 from yarl import URL
 
 from trash_tui.players.rater import open_history
 from trash_tui.web.front import COOKIE, NOT_A_CODE, STALE
+from trash_tui.web.identity import new_token
 
 LOBBY_TITLE = "Trash — the card game"
 NAME_PROMPT = "Welcome to Trash!"
@@ -90,15 +92,18 @@ async def test_a_browser_names_itself_and_its_move_against_a_bot_is_saved(
 
 
 async def test_a_stale_cookie_starts_a_new_player_and_the_page_says_so(tmp_path: Path) -> None:
-    async with web_serving(tmp_path) as (_, front), browser(front) as visitor:
-        visitor.http.cookie_jar.update_cookies({COOKIE: "a-token-this-server-never-made"},
-                                               URL(visitor.base))
-        status, text, headers = await visitor.get("/")
-        assert status == 200 and "Set-Cookie" in headers
-        assert f'<p id="status" role="status" aria-live="polite">{STALE}</p>' in text
-        assert (await visitor.identity() or "").startswith("web:")
-        status, text, _ = await visitor.get("/")  # known now: no line
-        assert '<p id="status" role="status" aria-live="polite"></p>' in text
+    async with web_serving(tmp_path) as (_, front):
+        # a token of another shape, and one shaped as this server's that it never made
+        for stale in ("a-token-this-server-never-made", new_token()):
+            async with browser(front) as visitor:
+                visitor.http.cookie_jar.update_cookies({COOKIE: stale}, URL(visitor.base))
+                status, text, headers = await visitor.get("/")
+                assert status == 200 and "Set-Cookie" in headers
+                assert f'<p id="status" role="status" aria-live="polite">{STALE}</p>' in text
+                assert visitor.token != stale
+                assert (await visitor.identity() or "").startswith("web:")
+                status, text, _ = await visitor.get("/")  # known now: no line
+                assert '<p id="status" role="status" aria-live="polite"></p>' in text
 
 
 async def test_a_table_link_joins_by_its_code_and_a_wrong_one_says_so(tmp_path: Path) -> None:
@@ -128,3 +133,30 @@ async def test_a_link_code_makes_the_browser_the_ssh_keys_player(tmp_path: Path)
         status, text, _ = await visitor.get(f"/link/{code}")  # used: one line
         assert status == 400 and text.startswith("trash: ") and text.count("\n") == 1
         assert await visitor.identity() == key
+
+
+async def test_page_loads_keep_nothing_until_a_browser_starts_a_session(
+        tmp_path: Path) -> None:
+    """A crawler or a flood of page loads (each a new cookie) grows nothing in the history;
+    the browser's first session keeps it."""
+
+    def kept() -> list[str]:
+        with open_history(front.state.config.history) as history:
+            return [row[0] for row in history.db.execute("SELECT identity FROM browsers")]
+
+    async with web_serving(tmp_path, command=SLEEPER, connections_per_minute=1000) as (
+            server, front):
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as crawler:
+            for _ in range(500):
+                async with crawler.get(f"http://127.0.0.1:{front.port}/t/ABCD") as answer:
+                    assert answer.status == 200 and COOKIE in answer.cookies
+        assert kept() == []
+        async with browser(front) as visitor:
+            await visitor.get("/")
+            await visitor.get("/")  # (its next page: the same player, still nothing kept)
+            identity = await visitor.identity()
+            assert identity is not None and kept() == []
+            await visitor.open()
+            await eventually(lambda: server.session_count == 1)
+            [session] = server.sessions
+            assert session.player == identity and kept() == [identity]

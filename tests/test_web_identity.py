@@ -40,6 +40,13 @@ def clock() -> Clock:
     return Clock()
 
 
+async def rows(worker: Worker) -> list[str]:
+    """The identities of the browsers the history keeps."""
+    found = await worker.db(lambda history: history.db.execute(
+        "SELECT identity FROM browsers").fetchall())
+    return [str(row[0]) for row in found]
+
+
 async def test_a_new_browser_is_a_web_player_known_by_its_token_from_then_on(
         worker: Worker, clock: Clock) -> None:
     browsers = Browsers(worker, clock)
@@ -53,14 +60,71 @@ async def test_a_new_browser_is_a_web_player_known_by_its_token_from_then_on(
     assert await browsers.known(other_token) == other
     assert await browsers.known("a-token-this-server-never-made") is None
     assert await browsers.known("") is None and await browsers.known("x" * 5000) is None
+    forged = token[:-4] + ("AAAA" if token[-4:] != "AAAA" else "BBBB")  # (not its HMAC)
+    assert await browsers.known(forged) is None
+    assert await browsers.keep(token) == identity  # its first session: kept from now on
+    clock.now += 3600
+    assert await browsers.known(token) == identity
     seen = await worker.db(lambda history: history.db.execute(
         "SELECT created, last_seen FROM browsers WHERE identity = ?", (identity,)).fetchone())
-    assert seen == (1_000_000.0, 1_003_600.0)  # the visit is noted
+    assert seen == (1_003_600.0, 1_007_200.0)  # the visit is noted
+
+
+async def test_a_page_load_keeps_nothing_a_session_keeps_the_browser(
+        tmp_path: Path, worker: Worker, clock: Clock) -> None:
+    browsers = Browsers(worker, clock)
+    minted = [await browsers.new() for _ in range(500)]  # 500 page loads
+    assert await rows(worker) == []
+    token, identity = minted[7]
+    assert await browsers.known(token) == identity  # (the same browser's next page)
+    assert await rows(worker) == []
+    assert await browsers.keep(token) == identity
+    assert await rows(worker) == [identity]
+    assert await browsers.keep(token) == identity  # (its next session: the same row)
+    assert await browsers.keep("a-token-this-server-never-made") is None
+    assert await rows(worker) == [identity]
+    # the server comes back (its key is kept): the same tokens are the same players
+    await worker.close()
+    again = Worker(tmp_path / "history.sqlite3")
+    await again.open()
+    try:
+        assert await Browsers(again, clock).known(minted[8][0]) == minted[8][1]
+    finally:
+        await again.close()
+
+
+async def test_a_browser_whose_player_never_named_itself_is_forgotten_after_a_day(
+        worker: Worker, clock: Clock) -> None:
+    browsers = Browsers(worker, clock)
+    unnamed, unnamed_identity = await browsers.new()
+    named, named_identity = await browsers.new()
+    played, played_identity = await browsers.new()
+    linked, _ = await browsers.new()
+    for token in (unnamed, named, played, linked):
+        await browsers.keep(token)
+    await worker.db(lambda history: history.players.register_player(named_identity, "Ann"))
+    await worker.db(lambda history: history.db.execute(
+        "INSERT INTO ratings (identity, game, mu, sigma, matches, updated) "
+        "VALUES (?, 'trash', 25, 8, 1, 0)", (played_identity,)))
+    await browsers.link(linked, await browsers.make_code(KEY))
+    clock.now += 23 * 3600
+    fresh, fresh_identity = await browsers.new()
+    await browsers.keep(fresh)  # (a sweep: none is a day old yet)
+    assert len(await rows(worker)) == 5
+    clock.now += 2 * 3600
+    newer, newer_identity = await browsers.new()
+    await browsers.keep(newer)  # (the next sweep)
+    assert sorted(await rows(worker)) == sorted(
+        [named_identity, played_identity, KEY, fresh_identity, newer_identity])
+    # its cookie still names the same player (there was nothing kept of them to lose)
+    assert await browsers.known(unnamed) == unnamed_identity
 
 
 async def test_the_history_keeps_no_token_only_its_hash(tmp_path: Path, worker: Worker) -> None:
     browsers = Browsers(worker)
     tokens = [(await browsers.new())[0] for _ in range(3)]
+    for token in tokens:
+        await browsers.keep(token)
     code = await browsers.make_code(KEY)
     await browsers.link(tokens[0], code)
     await worker.close()
@@ -152,8 +216,8 @@ async def test_a_code_is_compared_with_every_kept_code_in_constant_time(
         compared.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(hmac, "compare_digest", counted)
     token, _ = await browsers.new()
+    monkeypatch.setattr(hmac, "compare_digest", counted)
     assert await browsers.link(token, codes[0]) == "password:p0"
     assert sorted(a for a, _ in compared) == sorted(code.encode() for code in codes)
 
@@ -206,12 +270,12 @@ async def test_a_browser_unseen_for_longer_than_its_cookie_lives_is_forgotten(
     Its player's matches and rating stay (only the token's hash goes)."""
     browsers = Browsers(worker, clock)
     old, old_identity = await browsers.new()
+    await browsers.link(old, await browsers.make_code(KEY))
     clock.now += 200 * 86400
-    kept, kept_identity = await browsers.new()
+    kept = (await browsers.new())[0]
+    await browsers.link(kept, await browsers.make_code("password:ann"))
     clock.now += 201 * 86400
-    await browsers.new()  # (a new browser's visit sweeps, at most once an hour)
-    assert await browsers.known(old) is None
-    assert await browsers.known(kept) == kept_identity
-    rows = await worker.db(lambda history: history.db.execute(
-        "SELECT identity FROM browsers").fetchall())
-    assert (old_identity,) not in rows and len(rows) == 2
+    await browsers.keep((await browsers.new())[0])  # (a browser kept: a sweep, at most hourly)
+    assert await browsers.known(old) == old_identity  # (no longer the key's: its own)
+    assert await browsers.known(kept) == "password:ann"
+    assert KEY not in await rows(worker) and len(await rows(worker)) == 2

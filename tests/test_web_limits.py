@@ -84,12 +84,27 @@ async def test_a_browser_that_stops_answering_is_dropped(tmp_path: Path,
 
 async def test_a_slow_request_is_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                         ) -> None:
-    monkeypatch.setattr(listener, "REQUEST_TIMEOUT", 0.5)
     async with web_serving(tmp_path, command=SLEEPER) as (_, front):
+        # (shorter for the connections made from now on; aiohttp's own keep-alive
+        # timeout stays at its 10 s: it is not what closes these)
+        monkeypatch.setattr(listener, "REQUEST_TIMEOUT", 0.5)
         reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
         writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the end
         await writer.drain()
         assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server
+        writer.close()
+        # a header a byte at a time: the deadline is for the whole request
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
+        writer.write(b"GET / HTTP/1.1\r\nX-Slow: ")
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(ConnectionError):
+            for _ in range(25):
+                writer.write(b"a")
+                await writer.drain()
+                await asyncio.sleep(0.2)
+                if reader.at_eof() or await _closed(reader):
+                    raise ConnectionError("closed by the server")
+        assert asyncio.get_running_loop().time() - started < 4
         writer.close()
         # a request line or header that is too long: one 4xx line, no work
         reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
@@ -97,6 +112,25 @@ async def test_a_slow_request_is_closed(tmp_path: Path, monkeypatch: pytest.Monk
         await writer.drain()
         answer = await asyncio.wait_for(reader.read(), 5)
         assert answer.startswith((b"HTTP/1.0 400", b"HTTP/1.1 400")), answer[:200]
+        writer.close()
+
+
+async def _closed(reader: asyncio.StreamReader) -> bool:
+    """Whether the server has closed the connection (nothing else comes before)."""
+    try:
+        return await asyncio.wait_for(reader.read(1), 0.01) == b""
+    except TimeoutError:
+        return False
+
+
+async def test_a_kept_alive_connection_that_sends_nothing_more_is_closed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listener, "REQUEST_TIMEOUT", 0.5)  # (the keep-alive timeout too)
+    async with web_serving(tmp_path, command=SLEEPER) as (_, front):
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
+        writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = await asyncio.wait_for(reader.read(), 5)  # then closed by the server
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok\n")
         writer.close()
 
 
@@ -273,3 +307,49 @@ async def test_open_connections_from_one_address_are_bounded_before_any_request(
             b"HTTP/1.1 200")
         for _, writer in opened:
             writer.close()
+
+
+async def test_open_connections_from_every_address_together_are_bounded(
+        tmp_path: Path) -> None:
+    """Many addresses, each under its own bound, cannot hold more than the server's
+    bound in all (``max_connections``: each of its sockets may take several)."""
+    async with web_serving(tmp_path, command=SLEEPER, max_connections=2,
+                           connections_per_ip=1, max_sessions=2) as (server, front):
+        bound = listener.CONNECTIONS_PER_SOCKET * 2
+        opened = [await asyncio.open_connection("127.0.0.1", front.port,
+                                                local_addr=(f"127.0.0.{2 + n // 3}", 0))
+                  for n in range(bound + 1)]  # (three from each address: under its bound)
+        reader, writer = opened[-1]
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed at once
+        assert server.state.metrics.refused_by_reason()["too many connections"] == 1
+        for reader, writer in opened[:2]:  # the others are served
+            writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+                b"HTTP/1.1 200")
+        for _, writer in opened:
+            writer.close()
+        await eventually(lambda: not front.connections.open)
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.port)
+        writer.write(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)).startswith(
+            b"HTTP/1.1 200")  # (the count goes down as they close)
+        writer.close()
+
+
+async def test_a_full_server_refuses_a_browsers_socket_in_its_own_words(
+        tmp_path: Path) -> None:
+    """The sockets share the server's ``max_connections`` with the SSH connections: one
+    from another address when all are taken is told the server is full."""
+    async with web_serving(tmp_path, command=SLEEPER, max_connections=1,
+                           connections_per_ip=1, max_sessions=1) as (server, front), \
+            browser(front) as first, browser(front, "127.0.0.2") as second:
+        await first.get("/")
+        await first.open()
+        await eventually(lambda: server.session_count == 1)
+        await second.get("/")
+        await second.open()
+        assert await second.until_closed() == 1000
+        [[kind, line]] = second.texts
+        assert kind == "refused" and line == front_module.SERVER_FULL
+        with pytest.raises((ConnectionError, asyncssh.Error)):  # SSH finds it full too
+            await connect(server, asyncssh.generate_private_key("ssh-ed25519"))

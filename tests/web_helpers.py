@@ -152,9 +152,12 @@ class Browser:
 
 
 @contextlib.asynccontextmanager
-async def browser(front: WebFront) -> AsyncIterator[Browser]:
-    """A browser with its own cookie jar (its own player, once it has loaded the page)."""
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+async def browser(front: WebFront, address: str | None = None) -> AsyncIterator[Browser]:
+    """A browser with its own cookie jar (its own player, once it has loaded the page);
+    from ``address`` (one of 127.0.0.0/8) if given."""
+    connector = aiohttp.TCPConnector(local_addr=(address, 0) if address else None)
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                     connector=connector) as http:
         made = Browser(front, http)
         try:
             yield made

@@ -2,12 +2,13 @@
 runs: sanctions (bans and mutes), warnings (told at once, or at the player's next arrival:
 ``told``), players' reports with their status (open, dismissed, acted on: by whom, when, a
 note), the tables' chat kept for ``chat_days`` (``chat_log``: a report is judged past the 20
-lines it holds), the server's settings (the message of the day), the moderator's log
-(``moderator_log``, written by ``trash_tui.admin.modlog``), which keys came from which
-addresses (``key_addresses``, ``trash_tui.admin.seen``), and the web face's browsers: which
-identity a browser's token is (``browsers``: only the token's sha256 is kept, never the token)
-and the one-time codes that link a browser to an SSH key (``link_codes``; their rules are
-``trash_tui.web.identity``'s).
+lines it holds), the server's settings (the message of the day, the web face's token key),
+the moderator's log (``moderator_log``, written by ``trash_tui.admin.modlog``), which keys
+came from which addresses (``key_addresses``, ``trash_tui.admin.seen``), and the web face's
+browsers: which identity a browser's token is (``browsers``: only the token's sha256 is
+kept, never the token; a browser whose player never chose a name nor played is forgotten
+after a day) and the one-time codes that link a browser to an SSH key (``link_codes``);
+their rules are ``trash_tui.web.identity``'s.
 
 Each is a table of its own in the same SQLite file as the matches, created with the other
 schemas when the history is opened (``History.records``), so a backup holds them too and a
@@ -347,24 +348,39 @@ class ServerRecords:
                                 (now, token_hash))
         return None if row is None else str(row[0])
 
-    def set_browser(self, token_hash: str, identity: str, now: float) -> None:
-        """The browser whose token hashes to ``token_hash`` is ``identity`` from now on (a
-        new row, or a known browser given another identity)."""
+    def keep_browser(self, token_hash: str, identity: str, now: float) -> str:
+        """Keep the browser whose token hashes to ``token_hash`` as ``identity`` unless it
+        is kept already (then only its last visit is noted); the identity it is."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT INTO browsers (token_hash, identity, created, last_seen) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET "
-                "identity = excluded.identity, last_seen = excluded.last_seen",
-                (token_hash, identity, now, now))
+                "last_seen = excluded.last_seen", (token_hash, identity, now, now))
+            row = self.db.execute("SELECT identity FROM browsers WHERE token_hash = ?",
+                                  (token_hash,)).fetchone()
+        return str(row[0])
 
-    def forget_browsers(self, before: float) -> int:
-        """Forget the browsers last seen before ``before`` (their cookie is gone); how
-        many."""
+    def forget_browsers(self, before: float, unnamed_before: float | None = None,
+                        prefix: str = "web:") -> int:
+        """Forget the browsers last seen before ``before`` (their cookie is gone), and
+        those whose identity starts with ``prefix`` (a browser's own player, not a key's)
+        last seen before ``unnamed_before`` whose player never chose a name nor played a
+        match; how many."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            return self.db.execute("DELETE FROM browsers WHERE last_seen < ?",
-                                   (before,)).rowcount
+            count = self.db.execute("DELETE FROM browsers WHERE last_seen < ?",
+                                    (before,)).rowcount
+            if unnamed_before is not None:
+                # (a range of the identity's index, not LIKE)
+                count += self.db.execute(
+                    "DELETE FROM browsers WHERE identity >= ? AND identity < ? AND "
+                    "last_seen < ? AND identity NOT IN (SELECT identity FROM players) AND "
+                    "identity NOT IN (SELECT identity FROM match_players) AND "
+                    "identity NOT IN (SELECT identity FROM ratings)",
+                    (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1),
+                     unnamed_before)).rowcount
+            return count
 
     def add_link_code(self, code: str, identity: str, expires: float, now: float,
                       alive: int) -> None:

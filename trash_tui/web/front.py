@@ -10,22 +10,24 @@ its ``fronts``). What it answers:
   that code as ``ssh CODE@HOST`` does (its socket URL carries ``?join=CODE``; a code that
   cannot be one: the page says so in its line and opens the lobby). The browser's cookie
   (``COOKIE``: a long random token, ``identity.Browsers``) is its player; a browser with
-  none, or one this server does not know (the page says so), gets a new one.
+  none, or one this server does not know (the page says so), gets a new one, which costs
+  nothing kept: the history keeps a browser when its first session starts.
 - ``GET /ws``: the WebSocket (``socket_end.SocketEnd``), a session of the cookie's
   player; ``GET /link/CODE``: this browser becomes the SSH key's player that made the
   code, then back to ``/``; ``GET /health``: ``ok``; ``/static/...``: the page's files.
 - anything else: 404 with one line. Every answer carries the page's security headers.
 
-A connection has ``listener.REQUEST_TIMEOUT`` s to send a whole request, and an address
-(not a trusted proxy) a bounded number open (``listener.Connections``). Before any work
-for a request (``guard.py``): the per-address bucket (the SSH side's:
-``connections_per_minute``; a flood gets one 429 line), a ban of the address (403); for
-the WebSocket also its ``Origin`` (403 for another site's page), then, once upgraded,
-at most ``connections_per_ip`` open sockets per address (with the SSH connections), a
-ban of the player, and the sessions' slots; a refusal the page can show is sent as
-``["refused", LINE]`` before the close. A refused request is counted in the metrics and
-logged in the connection log as the SSH side logs a refused connection (a run of
-refusals by the rate limit once, a banned address at most ``BANNED_LINES_PER_MINUTE``
+A connection has ``listener.REQUEST_TIMEOUT`` s to send a whole request; an address (not
+a trusted proxy) has a bounded number open, and every address together too
+(``listener.Connections``). Before any work for a request (``guard.py``): the per-address
+bucket (the SSH side's: ``connections_per_minute``; a flood gets one 429 line), a ban of
+the address (403); for the WebSocket also its ``Origin`` (403 for another site's page),
+then, once upgraded, a ban of the player and one of the server's connection slots, shared
+with the SSH connections (``connections_per_ip`` per address, ``max_connections`` in all:
+each refusal in its own words), and the sessions' slots; a refusal the page can show is
+sent as ``["refused", LINE]`` before the close. A refused request is counted in the
+metrics and logged in the connection log as the SSH side logs a refused connection (a run
+of refusals by the rate limit once, a banned address at most ``BANNED_LINES_PER_MINUTE``
 lines a minute); a session's line is the runner's, as over SSH.
 """
 
@@ -42,6 +44,7 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from trash_tui.play.table_protocol import normal_code
+from trash_tui.ssh import limits
 from trash_tui.ssh.config import ServeError, WebConfig
 from trash_tui.ssh.connlog import LogEntry
 from trash_tui.ssh.server import Session, serve_session
@@ -66,6 +69,7 @@ NOT_A_CODE = "That link's table code is not one: here is the lobby."
 UNKNOWN = ("trash: this browser has no player here (its cookie is missing or unknown): "
            "reload the page")
 RATE = "trash: too many connections from your address: wait a minute and try again"
+SERVER_FULL = "trash: the server has all the connections it takes: try again later"
 FOREIGN = "trash: this socket is for this server's own page"
 NOT_FOUND = "trash: there is no such page here"
 
@@ -76,6 +80,8 @@ class Identities(Protocol):
     async def known(self, token: str) -> str | None: ...
 
     async def new(self) -> tuple[str, str]: ...
+
+    async def keep(self, token: str) -> str | None: ...
 
     async def link(self, token: str, code: str) -> str: ...
 
@@ -96,7 +102,8 @@ class WebFront:
         self.listener: asyncio.Server | None = None
         self.connections = Connections(lambda: self.config.trusted_proxies,
                                        lambda: self.state.config.connections_per_ip,
-                                       self.state.refused)
+                                       self.state.refused,
+                                       lambda: self.state.config.max_connections)
         self.port = self.listening.port or 0
         self.sockets: set[SocketEnd] = set()
         self.assets = page.assets()
@@ -322,7 +329,7 @@ class WebFront:
         # textual.js appends "?width=..." to the URL, which may carry "?join=CODE" already
         query = dict(parse_qsl(request.query_string.replace("?", "&")))
         columns, rows = _number(query.get("width")), _number(query.get("height"))
-        _, identity, _ = await self._player(request)
+        token, identity, _ = await self._player(request)
         socket = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT,
                                        compress=False)
         await socket.prepare(request)
@@ -339,11 +346,14 @@ class WebFront:
                 self._refused(request, "banned")
                 end.refuse(f"trash: {sanction.line()}")
                 return socket
-            if not self.state.connection_slots.acquire(address):
+            full = self.state.connection_slots.take(address)
+            if full is not None:
                 self._refused(request, "too many connections")
-                end.refuse("trash: " + _too_many(self.state.connection_slots.per_address))
+                end.refuse(SERVER_FULL if full == limits.SERVER_FULL else
+                           "trash: " + _too_many(self.state.connection_slots.per_address))
                 return socket
             holds_slot = True
+            identity = await self.browsers.keep(token or "") or identity
             self.state.saw(identity, address)
             session = Session(self._peer(request), address, identity, term=TERM,
                               size=f"{end.size()[0]}x{end.size()[1]}",

@@ -1,10 +1,15 @@
 """Who a browser is: a long random token the browser keeps (its cookie), and the identity
 the history maps it to; and the one-time codes that link a browser to an SSH key.
 
-A browser's token is 32 random bytes (urlsafe base64). The history keeps only its sha256
-(``history.records``, table ``browsers``), so a stolen copy of the database names no
-browser's token. A new browser is ``web:`` and 16 random hex digits: a kept, rated player
-like a key (``trash_tui.players.identity``), not a guest.
+A browser's token is 32 bytes (urlsafe base64): 16 random bytes and their HMAC under this
+server's key (``TOKEN_KEY`` in the history's server settings, made once), so the server
+knows a token it made without keeping anything. A page load costs nothing kept: ``new``
+only mints a token, whose player is ``web:`` and 16 hex digits of another HMAC of it (the
+same every time the token comes back: ``known``). The history keeps a browser
+(``history.records``, table ``browsers``: only the token's sha256, so a stolen copy of the
+database names no browser's token) once its first session starts (``keep``; sessions are
+bounded by the slots and the per-address bucket) or it is linked to a key. That player is
+a kept, rated player like a key (``trash_tui.players.identity``), not a guest.
 
 A player who has an SSH key asks the SSH lobby for a **link code** (``make_code``, through
 the table service's ``link_code`` request): 8 characters from the join codes' alphabet (no
@@ -13,12 +18,17 @@ identity (making another retires the oldest). A browser that opens ``/link/CODE`
 key's identity from then on (``link``); its earlier ``web:`` player keeps its own past
 matches and rating under its old identity. A code is compared with every kept code in
 constant time, never looked up by its text. A browser not seen for ``COOKIE_DAYS`` (its
-cookie's life) is forgotten, swept when a new browser comes (at most hourly). Every call
-runs on the server's one database thread (``trash_tui.tables.worker.Worker``).
+cookie's life) is forgotten, and so is one whose player never chose a name nor played
+(``UNNAMED_DAYS``, as guests are): swept when a browser is kept (at most hourly). Only its
+row goes: should its token come back, it names the token's own ``web:`` player again
+(nothing of an unnamed one was kept; a linked browser is no longer the key's).
+Every call runs on the server's one database thread (``trash_tui.tables.worker.Worker``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import secrets
@@ -36,7 +46,11 @@ __all__ = ["CODES_ALIVE", "CODE_LENGTH", "CODE_MINUTES", "COOKIE_DAYS", "Browser
 #: How long a browser keeps its cookie (its ``Max-Age``); a browser not seen for that long
 #: is forgotten (its player stays: only the token's hash goes).
 COOKIE_DAYS = 400
+#: A browser whose player never chose a name nor played is forgotten after this long.
+UNNAMED_DAYS = 1.0
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of the forgotten browsers
+#: The server setting holding the key of the tokens' HMACs (hex).
+TOKEN_KEY = "web_token_key"
 CODE_LENGTH = 8
 CODE_MINUTES = 10
 CODES_ALIVE = 3
@@ -45,8 +59,24 @@ MAX_TOKEN = 128
 
 
 def new_token() -> str:
-    """A new browser's token: 32 random bytes, urlsafe base64."""
+    """32 random bytes, urlsafe base64 (a token no key made: ``Browsers.new`` makes
+    those the server knows again)."""
     return secrets.token_urlsafe(32)
+
+
+def _encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _decode(token: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _mac(key: bytes, purpose: bytes, data: bytes) -> bytes:
+    return hmac.new(key, purpose + b":" + data, hashlib.sha256).digest()
 
 
 def token_hash(token: str) -> str:
@@ -72,30 +102,63 @@ class Browsers:
         self.worker = worker
         self.clock = clock
         self.swept = float("-inf")  # when the forgotten browsers were last swept
+        self._key: bytes | None = None
+
+    async def key(self) -> bytes:
+        """This server's key for the tokens' HMACs (made and kept on first use)."""
+        if self._key is None:
+            self._key = await self.worker.db(_token_key)
+        return self._key
+
+    async def minted(self, token: str) -> str | None:
+        """The player of ``token`` if this server made it (``new``), kept or not; None for
+        any other text."""
+        raw = _decode(token) if token and len(token) <= MAX_TOKEN else None
+        if raw is None or len(raw) != 32:
+            return None
+        key = await self.key()
+        if not hmac.compare_digest(raw[16:], _mac(key, b"token", raw[:16])[:16]):
+            return None
+        return WEB_PREFIX + _mac(key, b"identity", raw).hex()[:16]
 
     async def known(self, token: str) -> str | None:
-        """The identity of the browser holding ``token`` (its last visit noted now), or
-        None if no browser has it (a new browser, or a token this server never made)."""
+        """The identity of the browser holding ``token`` (a kept browser's last visit
+        noted now), or None if this server neither keeps nor made it (a stale token).
+        Nothing is added to the history."""
         if not token or len(token) > MAX_TOKEN:
             return None
         hashed, now = token_hash(token), self.clock()
-        return await self.worker.db(lambda history: history.records.browser(hashed, now))
+        kept = await self.worker.db(lambda history: history.records.browser(hashed, now))
+        return kept if kept is not None else await self.minted(token)
 
     async def new(self) -> tuple[str, str]:
-        """A new browser: its token and its identity (``web:`` and 16 hex digits)."""
-        token, identity = new_token(), WEB_PREFIX + secrets.token_hex(8)
+        """A new browser: its token and its identity (``web:`` and 16 hex digits), kept
+        nowhere (``keep`` keeps it, when it starts a session)."""
+        key, random = await self.key(), secrets.token_bytes(16)
+        token = _encode(random + _mac(key, b"token", random)[:16])
+        identity = await self.minted(token)
+        assert identity is not None
+        return token, identity
+
+    async def keep(self, token: str) -> str | None:
+        """Keep the browser holding ``token`` (its session starts): its identity, or None
+        if this server neither keeps nor made it. Sweeps the forgotten browsers (at most
+        every ``SWEEP_EVERY`` s)."""
+        identity = await self.known(token)
+        if identity is None:
+            return None
         hashed, now = token_hash(token), self.clock()
         sweep = now - self.swept >= SWEEP_EVERY
         if sweep:
             self.swept = now
 
-        def keep(history: History) -> None:
+        def keep(history: History) -> str:
             if sweep:
-                history.records.forget_browsers(now - COOKIE_DAYS * 86400)
-            history.records.set_browser(hashed, identity, now)
+                history.records.forget_browsers(now - COOKIE_DAYS * 86400,
+                                                now - UNNAMED_DAYS * 86400, WEB_PREFIX)
+            return history.records.keep_browser(hashed, identity, now)
 
-        await self.worker.db(keep)
-        return token, identity
+        return await self.worker.db(keep)
 
     async def make_code(self, identity: str) -> str:
         """A new one-time code that links a browser to ``identity``; LinkError for a guest
@@ -121,6 +184,19 @@ class Browsers:
             raise LinkError("this browser has no player yet: open the page first")
         hashed, now = token_hash(token), self.clock()
         return await self.worker.db(lambda history: _link(history, hashed, wanted, now))
+
+
+def _token_key(history: History) -> bytes:
+    """On the database thread: the tokens' key, made if the history has none yet."""
+    kept = history.records.setting(TOKEN_KEY)
+    if kept is not None:
+        try:
+            return bytes.fromhex(kept)
+        except ValueError:
+            pass  # (a damaged value: a new key; the browsers it made start anew)
+    key = secrets.token_bytes(32)
+    history.records.set_setting(TOKEN_KEY, key.hex())
+    return key
 
 
 def _link(history: History, hashed: str, wanted: str, now: float) -> str:

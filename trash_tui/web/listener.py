@@ -1,12 +1,15 @@
 """The web face's TCP connections, before aiohttp has a whole request from them.
 
-aiohttp waits for ever for a request's line and headers, and takes any number of
-connections. ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
+aiohttp takes any number of connections, and only its newer versions close one that has
+not sent a whole request in time (its keep-alive timer, from the connection's start: not
+relied on here). ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
 ``connection_lost``): a new connection has ``REQUEST_TIMEOUT`` s to send its first whole
 request (``requested`` stops its timer; the server's keep-alive timeout bounds the wait
 for the next one), and an address that is not a trusted proxy may hold at most
-``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open connections: the next is closed
-at once, before anything is read from it.
+``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open connections, every address
+together (trusted proxies too) ``CONNECTIONS_PER_SOCKET`` x ``max_connections``: the next
+is closed at once, before anything is read from it. (A WebSocket also holds one of the
+server's ``max_connections`` slots, shared with the SSH connections: ``front.py``.)
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from trash_tui.web import guard
 #: kept-alive connection, and for a TLS handshake): a slow or half-open client is closed
 REQUEST_TIMEOUT = 10.0
 #: open TCP connections from one address (not a trusted proxy): this many for each of its
-#: ``connections_per_ip`` sockets (a browser loads a page's files over several)
+#: ``connections_per_ip`` sockets (a browser loads a page's files over several); from every
+#: address together: this many for each of the server's ``max_connections``
 CONNECTIONS_PER_SOCKET = 4
 
 
@@ -32,12 +36,16 @@ class Connections:
     """The open connections of one aiohttp server, timed and counted by address."""
 
     def __init__(self, proxies: Callable[[], Sequence[Network]],
-                 per_ip: Callable[[], int], refused: Callable[[str], None]) -> None:
+                 per_ip: Callable[[], int], refused: Callable[[str], None],
+                 total: Callable[[], int]) -> None:
         self.proxies = proxies  # (read at each connection: a reload changes them)
-        self.per_ip = per_ip
+        self.per_ip = per_ip  # the server's connections_per_ip, max_connections
+        self.total = total
+        self.count = 0  # open connections, every address together
         self.refused = refused  # counts a refusal by its reason
         self.waiting: dict[RequestHandler, asyncio.TimerHandle] = {}  # no request yet
-        self.open: dict[RequestHandler, str] = {}  # counted connections, their address
+        self.open: dict[RequestHandler, str] = {}  # open connections, their address
+        self.counted: set[RequestHandler] = set()  # those counted for their address
         self.by_address: dict[str, int] = {}
 
     def watch(self, server: web.Server) -> None:
@@ -49,31 +57,46 @@ class Connections:
             made(handler, transport)
             peer = transport.get_extra_info("peername")
             address = guard.plain_address(str(peer[0])) if peer else "?"
+            if self.count >= CONNECTIONS_PER_SOCKET * self.total():
+                self.refused("too many connections")
+                transport.close()
+                return
+            self.count += 1
+            self.open[handler] = address
             if not guard.trusted(address, self.proxies()):
                 held = self.by_address.get(address, 0)
                 if held >= CONNECTIONS_PER_SOCKET * self.per_ip():
                     self.refused("too many connections")
+                    self._forget(handler)
                     transport.close()
                     return
                 self.by_address[address] = held + 1
-                self.open[handler] = address
+                self.counted.add(handler)
             self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
                                                     handler, transport)
 
         def connection_lost(handler: RequestHandler, exc: BaseException | None = None
                             ) -> None:
             self.requested(handler)
-            address = self.open.pop(handler, None)
-            if address is not None:
-                held = self.by_address.get(address, 1) - 1
-                if held > 0:
-                    self.by_address[address] = held
-                else:
-                    self.by_address.pop(address, None)
+            self._forget(handler)
             lost(handler, exc)
 
         server.connection_made = connection_made  # type: ignore[method-assign]
         server.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def _forget(self, handler: RequestHandler) -> None:
+        """``handler``'s connection is no longer counted."""
+        address = self.open.pop(handler, None)
+        if address is None:
+            return
+        self.count -= 1
+        if handler in self.counted:
+            self.counted.discard(handler)
+            held = self.by_address.get(address, 1) - 1
+            if held > 0:
+                self.by_address[address] = held
+            else:
+                self.by_address.pop(address, None)
 
     def requested(self, handler: object) -> None:
         """A whole request has come on ``handler``'s connection: its timer stops."""
