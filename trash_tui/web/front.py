@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qsl
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from trash_tui.play.table_protocol import normal_code
 from trash_tui.ssh import limits
@@ -127,7 +128,6 @@ class WebFront:
                                     logger=self._logger())
         await self.runner.setup()
         assert self.runner.server is not None
-        self.connections.watch(self.runner.server)
         context = None
         listening = self.listening
         try:
@@ -136,8 +136,8 @@ class WebFront:
                 context.load_cert_chain(str(listening.tls_certificate), str(listening.tls_key))
             loop = asyncio.get_running_loop()
             self.listener = await loop.create_server(
-                self.runner.server, listening.host, listening.port or 0, ssl=context,
-                reuse_address=True, backlog=128,
+                self.connections.protocols(self.runner.server), listening.host,
+                listening.port or 0, ssl=context, reuse_address=True, backlog=128,
                 ssl_handshake_timeout=listener.REQUEST_TIMEOUT if context else None)
         except BaseException:
             await self.runner.cleanup()
@@ -196,7 +196,7 @@ class WebFront:
     # --- connections ---------------------------------------------------------------------
     # --- requests --------------------------------------------------------------------------
     @web.middleware
-    async def _first(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
+    async def _first(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """A whole request has come (its connection's timer stops); a missing page or a
         method other than GET: one line."""
         self.connections.requested(request.protocol)

@@ -2,8 +2,9 @@
 
 aiohttp takes any number of connections, and only its newer versions close one that has
 not sent a whole request in time (its keep-alive timer, from the connection's start: not
-relied on here). ``Connections.watch`` hooks an aiohttp server (its ``connection_made`` and
-``connection_lost``): a new connection has ``REQUEST_TIMEOUT`` s to send its first whole
+relied on here). ``Connections.protocols`` wraps an aiohttp server's request handlers
+(``_Watched``: the event loop tells it of each connection made and lost, and it tells the
+handler and ``Connections``): a new connection has ``REQUEST_TIMEOUT`` s to send its first whole
 request (``requested`` stops its timer; the server's keep-alive timeout bounds the wait
 for the next one), and an address that is not a trusted proxy may hold at most
 ``CONNECTIONS_PER_SOCKET`` x ``connections_per_ip`` open connections, every address
@@ -48,41 +49,42 @@ class Connections:
         self.counted: set[RequestHandler] = set()  # those counted for their address
         self.by_address: dict[str, int] = {}
 
-    def watch(self, server: web.Server) -> None:
-        """Hook ``server``: it tells of each connection made and lost."""
-        made, lost = server.connection_made, server.connection_lost
-        loop = asyncio.get_running_loop()
+    def protocols(self, server: web.Server) -> Callable[[], asyncio.Protocol]:
+        """The protocol factory to listen with: ``server``'s request handlers, each
+        wrapped so that this counts its connection as it is made and lost."""
 
-        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
-            made(handler, transport)
-            peer = transport.get_extra_info("peername")
-            address = guard.plain_address(str(peer[0])) if peer else "?"
-            if self.count >= CONNECTIONS_PER_SOCKET * self.total():
+        def make() -> asyncio.Protocol:
+            return _Watched(server(), self)
+
+        return make
+
+    def made(self, handler: RequestHandler, transport: asyncio.BaseTransport) -> None:
+        """A connection is open (``handler`` has it): counted, refused over a bound, timed
+        until its first whole request."""
+        peer = transport.get_extra_info("peername")
+        address = guard.plain_address(str(peer[0])) if peer else "?"
+        if self.count >= CONNECTIONS_PER_SOCKET * self.total():
+            self.refused("too many connections")
+            transport.close()
+            return
+        self.count += 1
+        self.open[handler] = address
+        if not guard.trusted(address, self.proxies()):
+            held = self.by_address.get(address, 0)
+            if held >= CONNECTIONS_PER_SOCKET * self.per_ip():
                 self.refused("too many connections")
+                self._forget(handler)
                 transport.close()
                 return
-            self.count += 1
-            self.open[handler] = address
-            if not guard.trusted(address, self.proxies()):
-                held = self.by_address.get(address, 0)
-                if held >= CONNECTIONS_PER_SOCKET * self.per_ip():
-                    self.refused("too many connections")
-                    self._forget(handler)
-                    transport.close()
-                    return
-                self.by_address[address] = held + 1
-                self.counted.add(handler)
-            self.waiting[handler] = loop.call_later(REQUEST_TIMEOUT, self._too_slow,
-                                                    handler, transport)
+            self.by_address[address] = held + 1
+            self.counted.add(handler)
+        self.waiting[handler] = asyncio.get_running_loop().call_later(
+            REQUEST_TIMEOUT, self._too_slow, handler, transport)
 
-        def connection_lost(handler: RequestHandler, exc: BaseException | None = None
-                            ) -> None:
-            self.requested(handler)
-            self._forget(handler)
-            lost(handler, exc)
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
+    def lost(self, handler: RequestHandler) -> None:
+        """``handler``'s connection has closed."""
+        self.requested(handler)
+        self._forget(handler)
 
     def _forget(self, handler: RequestHandler) -> None:
         """``handler``'s connection is no longer counted."""
@@ -98,9 +100,9 @@ class Connections:
             else:
                 self.by_address.pop(address, None)
 
-    def requested(self, handler: object) -> None:
+    def requested(self, handler: RequestHandler) -> None:
         """A whole request has come on ``handler``'s connection: its timer stops."""
-        timer = self.waiting.pop(handler, None)  # type: ignore[call-overload]
+        timer = self.waiting.pop(handler, None)
         if timer is not None:
             timer.cancel()
 
@@ -112,3 +114,33 @@ class Connections:
         for timer in self.waiting.values():
             timer.cancel()
         self.waiting.clear()
+
+
+class _Watched(asyncio.Protocol):
+    """An aiohttp request handler as the event loop sees it, telling ``Connections`` of
+    its connection's start and end (everything else is the handler's own)."""
+
+    def __init__(self, handler: RequestHandler, connections: Connections) -> None:
+        self.handler = handler
+        self.connections = connections
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.handler.connection_made(transport)
+        self.connections.made(self.handler, transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.connections.lost(self.handler)
+        self.handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        self.handler.eof_received()
+        return None
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()
