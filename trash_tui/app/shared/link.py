@@ -9,9 +9,9 @@ service sends to the app as typed Textual messages, in the order it came: ``Tabl
 kind of message, ``MESSAGES``), ``LinkUp`` once connected and ``LinkLost`` when the
 connection ends. The app passes them on to its screens (``TrashApp.pass_on``), which
 handle the kinds they show with ``on_...`` handlers; a screen gets only the kinds it has
-a handler for (``handles``). The reader only posts: a screen's
-handler that fails never ends it (``contained`` keeps a handler's error to that handler).
-The message of the day is kept on the link (``motd``, cleaned) for the screens shown later.
+a handler for (``handles``). The reader only posts: a screen's handler that fails never
+ends it (``contained`` keeps a handler's error to that handler). The message of the day
+is kept on the link (``motd``, cleaned) for the screens shown later.
 """
 
 from __future__ import annotations
