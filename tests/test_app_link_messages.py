@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 import time
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from trash_tui.app.screens.lobby import LobbyScreen
 from trash_tui.app.screens.remote import GoodbyeScreen
 from trash_tui.app.shared import table_part as board_module
 from trash_tui.app.shared.board import SharedBoardScreen
-from trash_tui.app.shared.link import MESSAGES, Kicked, LinkLost, LinkUp
+from trash_tui.app.shared.link import MESSAGES, Kicked, LinkLost, LinkUp, TableMessage
 from trash_tui.app.shared.waiting_room import TableWaitingScreen
 from trash_tui.app.widgets.game_log import GameLog
 from trash_tui.players.rater import open_history
@@ -131,3 +132,17 @@ def test_every_handler_of_the_links_messages_keeps_its_error_to_itself() -> None
                 found.append(f"{cls.__name__}.{name}")
                 assert getattr(vars(cls)[name], "contained", False), f"{cls.__name__}.{name}"
     assert len(found) >= 15, found  # the board's, the rooms', the lists', the lobby's
+
+
+def test_no_screen_takes_the_links_messages_with_on_only_the_apps_router() -> None:
+    """The app passes a message of the link only to the screens with an ``on_...``
+    handler for its kind (``link.handles``): a handler made with ``@on`` would never get
+    one, so none is; the app's router is the one ``@on`` (every kind)."""
+    kinds = {kind.__name__ for kind in (*MESSAGES.values(), LinkUp, LinkLost, TableMessage)}
+    decorated = re.compile(r"@on\(\s*(\w+)")
+    found = []
+    for path in sorted(Path(trash_tui.app.__path__[0]).rglob("*.py")):
+        for kind in decorated.findall(path.read_text(encoding="utf-8")):
+            if kind in kinds:
+                found.append(f"{path.name}: {kind}")
+    assert found == ["app.py: TableMessage"]

@@ -10,6 +10,7 @@ import pytest
 from table_helpers import TableClient, ann_hosts, name_player, running_service
 from test_app_shared import (  # noqa: F401  (_fixed: the fixture)
     _fixed,
+    ann_plays_until_its_turn,
     bob_at_anns_table,
     player_app,
     until,
@@ -19,6 +20,7 @@ from trash_tui.app.shared import table_part as board_module
 from trash_tui.app.shared.board import SharedBoardScreen
 from trash_tui.app.shared.link import ServerSay, TableNotice
 from trash_tui.app.shared.table_part import rating_lines
+from trash_tui.app.shared.tables_screen import TablesScreen
 from trash_tui.app.widgets.game_log import GameLog
 
 
@@ -223,3 +225,35 @@ async def test_the_command_palette_offers_no_hint_at_a_table_of_people(tmp_path:
         titles = [command.title for command in app.get_system_commands(board)]
         assert "Rules help" in titles  # (the palette's commands of a board)
         assert "Hint" not in titles
+
+
+async def test_a_move_at_the_table_repaints_what_it_changed_not_the_whole_board(
+        tmp_path: Path) -> None:
+    """The Tables screen under the board shows none of the table's moves: a move reaches
+    the board only, and the board repaints what the move changed. (A screen under the
+    board woken by a message has Textual repaint the whole board over it: every move
+    then sent the player's terminal the whole screen again.)"""
+    async with bob_at_anns_table(tmp_path) as (ann, app, pilot, board):
+        await ann.wait_for("update", lambda m: m["table"]["status"] == "playing")
+        await until(pilot, lambda: board.shared.playing)
+        await pilot.pause(0.3)
+        assert isinstance(app.screen_stack[-2], TablesScreen)  # (what Textual counts as shown)
+        whole = board.region
+        repainted: list[bool] = []  # per repaint: whether it was the whole board
+        original = board.refresh
+
+        def counted(*regions, **kwargs):
+            repainted.append(not regions or any(whole in region for region in regions))
+            return original(*regions, **kwargs)
+
+        board.refresh = counted  # type: ignore[method-assign]
+        moves = board.shared.move_count
+        for _ in range(2):  # Bob's moves (the first legal one), then Ann's, twice
+            while board.shared.waiting_for_human:
+                if board.driver.free:
+                    board.driver.play_now(lambda: board.shared.play(board.shared.legal()[0]))
+                await pilot.pause(0.1)
+            await ann_plays_until_its_turn(ann, pilot, board)
+        await pilot.pause(0.5)
+        assert board.shared.move_count >= moves + 4  # (the moves were shown)
+        assert not any(repainted)

@@ -57,6 +57,7 @@ from trash_tui.app.shared.link import (
     TableMessage,
     TableUpdate,
     contained,
+    handles,
 )
 from trash_tui.app.shared.notices import KICK_GOODBYE, kicked_text, say_from_server
 from trash_tui.games import TRASH
@@ -240,8 +241,9 @@ class TrashApp(App[None]):
     # --- the table link's messages --------------------------------------------------------
     @on(TableMessage)
     def pass_on(self, message: TableMessage) -> None:
-        """Each message of the table link to every screen of the stack, in the order they
-        came (each handles the kinds it shows, once it is up). An update that opens the
+        """Each message of the table link to every screen of the stack that handles its
+        kind (``handles``), in the order they came (each handles them once it is up; a
+        screen that does not show a kind is not woken by it). An update that opens the
         table's next screen (``TableFollower.opens``: the table asked for, the board when
         the match starts) opens it first, so every later message goes to it too."""
         if isinstance(message, TableUpdate):
@@ -250,7 +252,8 @@ class TrashApp(App[None]):
             if follower is not None and follower.opens(message):
                 return
         for screen in self.screen_stack:
-            screen.post_message(message.again())
+            if handles(screen, message):
+                screen.post_message(message.again())
 
     @contained
     def on_server_say(self, message: ServerSay) -> None:

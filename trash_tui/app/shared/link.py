@@ -8,11 +8,12 @@ service sends to the app as typed Textual messages, in the order it came: ``Tabl
 ``TableChat``, ``TablesList``, ``ServerSay``, ``ServerMotd``, ``Kicked``... (one class a
 kind of message, ``MESSAGES``), ``LinkUp`` once connected and ``LinkLost`` when the
 connection ends. The app passes them on to its screens (``TrashApp.pass_on``), which
-handle the kinds they show with ``on_...`` handlers. The reader only posts: a screen's
-handler that fails never ends it (``contained`` keeps a handler's error to that handler).
-The message of the day is kept on the link (``motd``, cleaned) for the screens shown later.
-The link also says how the session came in (``way``: "ssh" or "web") and the server's web
-face's public URL (``web_url``, when it has one), from the environment.
+handle the kinds they show with ``on_...`` handlers; a screen gets only the kinds it has
+a handler for (``handles``). The reader only posts: a screen's handler that fails never
+ends it (``contained`` keeps a handler's error to that handler). The message of the day
+is kept on the link (``motd``, cleaned) for the screens shown later. The link also says
+how the session came in (``way``: "ssh" or "web") and the server's web face's public URL
+(``web_url``, when it has one), from the environment.
 """
 
 from __future__ import annotations
@@ -162,6 +163,18 @@ def web_address(url: str | None) -> str | None:
     if not text.startswith(("http://", "https://")) or any(c.isspace() for c in text):
         return None
     return text
+
+
+def handles(node: DOMNode, message: Message) -> bool:
+    """Whether ``node`` has a handler for ``message``: an ``on_...`` method of its class
+    or a base, named as Textual names it (``handler_name``; a screen handles the link's
+    messages with such methods, never with ``@on``). The app passes each message only to
+    the screens that handle it: a screen woken by a message it does not show is not only
+    work for nothing, the one under the top screen counts as visible to Textual, which
+    then repaints the whole top screen (a board at every move: the player's terminal
+    sent the whole screen again)."""
+    name = message.handler_name
+    return any(name in vars(cls) for cls in type(node).__mro__)
 
 
 class TablesLink:
