@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 from table_helpers import TableClient, name_player, running_service
 from textual.app import App, ComposeResult
-from textual.widgets import Button, DataTable, RichLog
+from textual.widgets import Button, DataTable, Input, RichLog
 
 from trash_tui.app.app import create_app
 from trash_tui.app.screens.lobby import LobbyScreen
@@ -431,3 +431,21 @@ async def test_the_lobby_without_a_seat_held_says_no_unfinished_match(tmp_path: 
             assert "No unfinished match." in str(lobby.query_one("#lobby-continue-note")
                                                  .render())
             assert not lobby.check_action("continue_match", ())
+
+
+async def test_the_new_table_form_takes_the_name_typed_at_once(tmp_path: Path) -> None:
+    """A new table's form opens with the cursor in its name: what the player types
+    names the table, without a Tab first (keys went to the scrolling form before)."""
+    async with running_service(tmp_path) as service:
+        app = player_app(service, "key:bob")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_tables(pilot)
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+            await pilot.pause(0.1)
+            name = app.screen.query_one("#new-name", Input)
+            await pilot.press("ctrl+u", *"Quiz night")
+            assert name.value == "Quiz night"
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, TableWaitingScreen))
+            assert app.screen.update["table"]["name"] == "Quiz night"

@@ -435,6 +435,9 @@ class NewTableScreen(ModalScreen[dict[str, Any] | None]):
     ]
 
     SHORT = 32  # below this many lines, the settings go without a line between them
+    #: the cursor starts in the name (the first focusable widget is the scrolling form,
+    #: which takes no letters: typed keys went nowhere until a Tab)
+    AUTO_FOCUS = "#new-name"
 
     def __init__(self, player: str = "") -> None:
         super().__init__()
