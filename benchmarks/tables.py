@@ -105,9 +105,9 @@ DOWN, UP, TAB, ENTER, CTRL_S, BACKSPACE = "\x1b[B", "\x1b[A", "\t", "\r", "\x13"
 ESCAPE = "\x1b"  # the board's key to leave the table
 LEAVE_TIMEOUT = 10.0  # seconds from esc to the stand-in's move at most
 OPEN_SEAT = [ENTER, UP, UP, UP, ENTER]  # a seat's list: "a friend" is three above "normal"
-#: The new-table form, from its first field: the rules (standard), the seats (4), seat 2
-#: (open already), seats 3 and 4 opened, public, the turn clock (none).
-NEW_TABLE_KEYS = [TAB, TAB, TAB, TAB, TAB, *OPEN_SEAT, TAB, *OPEN_SEAT, TAB, TAB,
+#: The new-table form, from its name (where the cursor starts): the rules (standard), the
+#: seats (4), seat 2 (open already), seats 3 and 4 opened, public, the turn clock (none).
+NEW_TABLE_KEYS = [TAB, TAB, TAB, TAB, *OPEN_SEAT, TAB, *OPEN_SEAT, TAB, TAB,
                   BACKSPACE * 4, "0"]
 
 #: Escape sequences: CSI, OSC, DCS/APC strings, charset selection and single-char escapes

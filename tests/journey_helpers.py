@@ -417,7 +417,7 @@ def create_table(host: Person, public: bool = True, start_now: bool = False,
     host.open_tables()
     host.pane.press("n")
     host.sees("A new table")
-    tabs = 0  # nothing is focused at first: the first tab is the name field
+    tabs = 1  # the cursor starts in the name (field 1)
     if friends == 2:
         tabs = tab_to(host, 5, tabs)  # the name, the rules, the seat count, seats 2, 3
         choose(host, ["Up"] * 3, "Seat 3 a friend (open seat)")  # from "bot: normal"

@@ -174,7 +174,7 @@ async def create_table(player: Player, preset: str = "standard", seats: int = 4,
     mark = player.mark()
     await player.press("n")
     await player.sees("A new table", since=mark)
-    await player.step(TAB, TAB)  # the name, then the rules
+    await player.step(TAB)  # from the name (the cursor starts there) to the rules
     if preset != "standard":
         await player.step(ENTER, *[DOWN] * PRESETS_ORDER.index(preset), ENTER)
     await player.step(TAB)  # the seats

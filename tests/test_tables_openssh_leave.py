@@ -100,7 +100,7 @@ def test_the_question_stays_readable_when_a_deal_ends_under_it(
         ann.pane.wait_for("Tables on this server")
         ann.pane.press("n")
         ann.pane.wait_for("A new table")
-        ann.pane.press("Tab", "Tab", "Enter")  # the rules' list
+        ann.pane.press("Tab", "Enter")  # from the name to the rules' list
         ann.pane.wait_for("kings-wild", "short-game")
         for key in (*["Down"] * 5, "Enter"):  # standard, ..., eight-card, kids
             ann.pane.press(key)
