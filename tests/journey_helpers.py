@@ -2,7 +2,8 @@
 through the real OpenSSH client in tmux, at 80×24, and act there.
 
 The server is ``trash serve`` in its own process (``ServerProcess`` of test_ssh_openssh.py,
-with more sessions allowed from 127.0.0.1: every person here comes from that address). A
+with more sessions allowed from 127.0.0.1: every person here comes from that address, and
+its bots and stand-ins moving ``BOT_DELAY`` apart, quicker than by default). A
 person has a key that is either *known* (a name registered in the server's history database
 and a settings file with animations off) or *new* (nothing: the app asks for a name first
 and animates as it does by default). What a test checks is what a person's screen shows
@@ -22,6 +23,7 @@ from pathlib import Path
 from test_ssh_openssh import (
     FIRST_SCREEN,
     NAME_PROMPT,
+    SERVER_CODE,
     STEP,
     ServerProcess,
     TmuxPane,
@@ -39,16 +41,31 @@ TABLES_TITLE = "Tables on this server"
 LOBBY = "New match"
 CODE = re.compile(r"\b(?:Join code|Code):? ([A-Z2-9]{4})\b")  # the waiting room's
 DEAL_OVER = re.compile(r"Deal \d+ is (?:over|void)|The deal is over")  # a deal's summary
-BOT_DELAY = 0.8  # TableLimits.bot_delay: seconds before a bot's or a stand-in's move
-#: seconds within which a stand-in's move must be saved: its delay, a deal's pause (3 s)
+#: the journey server's tables' pace: seconds before a bot's or a stand-in's move (the
+#: product's default is 0.8 s; no journey is about that length, and at 0.8 s the bots'
+#: turns were most of their time). A deal's pause stays: the sessions' boards show a
+#: deal's summary that long.
+BOT_DELAY = 0.3
+#: ``trash serve`` with BOT_DELAY set where every part reads the tables' pace
+#: (``play.turns.TABLE_PACE``) before anything has read it; the server exits at once,
+#: saying so, if its tables' limits do not take their pace from there
+PACED_SERVER = ("import trash_tui.play.turns as turns; "
+                f"turns.TABLE_PACE = turns.Pace(bot_delay={BOT_DELAY}); "
+                "from trash_tui.tables.service import TableLimits; "
+                "assert TableLimits().pace == turns.TABLE_PACE, 'the tables ignore the pace'; "
+                f"{SERVER_CODE}")
+#: seconds within which a stand-in's move must be saved: its delay, a deal's pause (4 s)
 #: if one ended, and room for a loaded 2-core machine
 STAND_IN_MOVES = BOT_DELAY + 5.2
-TURN = 30.0  # seconds for a person's turn to come round (bots 0.8 s apart, deal pauses)
+TURN = 30.0  # seconds for a person's turn to come round (bots' moves, deal pauses)
 
 
 class JourneyServer(ServerProcess):
-    """``trash serve`` in its own process, allowing every test's sessions from 127.0.0.1
-    (the default is 4 sessions and 20 new connections a minute per address)."""
+    """``trash serve`` in its own process, its bots and stand-ins moving ``BOT_DELAY``
+    apart, allowing every test's sessions from 127.0.0.1 (the default is 4 sessions and
+    20 new connections a minute per address)."""
+
+    code = PACED_SERVER
 
     def __init__(self, folder: Path) -> None:
         super().__init__(folder)
@@ -204,7 +221,10 @@ class Person:
                     unanswered = self.pane.screen() or ""
                 pressed = time.monotonic()
                 self.pane.press("Escape")
-                time.sleep(1.0)
+                # (up to a second for it to answer: a third esc would leave the Tables
+                # screen too)
+                with contextlib.suppress(AssertionError):
+                    wait_until(lambda: TABLES_TITLE in self.text(), 1.0, "the Tables screen")
             time.sleep(0.1)
         if unanswered is not None:
             warnings.warn(f"{self.name}'s esc left the table only when pressed again; the "
@@ -437,21 +457,32 @@ def create_table(host: Person, public: bool = True, start_now: bool = False,
     return code
 
 
+def styled_screen(host: Person) -> str:
+    """The pane's screen with its colours (a moved focus or highlight changes it)."""
+    return host.pane.tmux("capture-pane", "-e", "-p", "-t", host.pane.target).stdout
+
+
+def answered(host: Person, key: str) -> None:
+    """Press ``key`` and wait until the screen shows its answer (a focus or a highlight
+    moved, a list opened): the next key then never lands before the app has taken this
+    one (a list still opening took a loaded machine's first keys)."""
+    before = styled_screen(host)
+    host.pane.press(key)
+    wait_until(lambda: styled_screen(host) != before, STEP,
+               f"the screen to answer {host.name}'s {key}", every=0.02)
+
+
 def tab_to(host: Person, field: int, at: int) -> int:
     """Tab from field number ``at`` to ``field`` of the form (1: the name)."""
     for _ in range(field - at):
-        host.pane.press("Tab")
-        time.sleep(0.15)
+        answered(host, "Tab")
     return field
 
 
 def choose(host: Person, keys: list[str], shown: str) -> None:
     """Open the focused list (enter), move with ``keys``, take it (enter); the form
     must then show ``shown``."""
-    host.pane.press("Enter")
-    time.sleep(0.4)
-    for key in keys:
-        host.pane.press(key)
-        time.sleep(0.15)
+    for key in ["Enter", *keys]:
+        answered(host, key)
     host.pane.press("Enter")
     host.sees(shown)
