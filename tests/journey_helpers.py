@@ -342,11 +342,14 @@ class Table:
                     f"{keyboard_probe(person)}", person.pane.screen())
             time.sleep(0.15)
         deadline = time.monotonic() + STEP
-        while person.to_move() is not None:  # a wild's slot, swap or keep, the call
-            assert time.monotonic() < deadline, person.pane.failure(
+        while (asked := person.to_move()) is not None:  # a wild's slot, swap or keep,
+            assert time.monotonic() < deadline, person.pane.failure(  # the call
                 f"{person.name}'s turn never ended", person.pane.screen())
             person.answer()
-            time.sleep(0.6)
+            # the key's update, before the question is read again (up to 0.6 s)
+            with contextlib.suppress(AssertionError):
+                wait_until(lambda asked=asked: (now := person.to_move()) is None
+                           or now.group(0) != asked.group(0), 0.6, "the next question")
 
     def chat(self, person: Person, text: str, readers: Iterable[Person],
              said: str | None = None) -> None:
