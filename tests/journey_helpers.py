@@ -264,7 +264,8 @@ class Table:
         self.server = server
         self.people = list(people)
         self.match_id: int | None = None
-        self.answered: dict[str, float] = {}
+        #: each person's last answer: when, and the question it answered
+        self.answered: dict[str, tuple[float, str]] = {}
 
     def match(self) -> int:
         """The table's match (the first seated person's newest match)."""
@@ -278,17 +279,24 @@ class Table:
         return self.server.saved_actions(self.match())
 
     def play_others(self, but: Person | None = None) -> None:
-        """Everyone connected but ``but`` answers their question, if they are asked (at
-        most every 0.6 s each: the key's update comes before the status line is read
-        again)."""
-        now = time.monotonic()
+        """Everyone connected but ``but`` answers their question, if they are asked."""
         for person in self.people:
-            if person is but or not person.connected:
-                continue
-            if now - self.answered.get(person.name, 0.0) < 0.6:
-                continue
-            if person.answer() is not None:
-                self.answered[person.name] = now
+            if person is not but and person.connected:
+                self.answer(person)
+
+    def answer(self, person: Person) -> None:
+        """``person`` answers their question, if they are asked: once the screen asks
+        another question than the one they last answered (their key's update is in), or
+        0.6 s after that answer (the same question again)."""
+        at, asked = self.answered.get(person.name, (0.0, ""))
+        if time.monotonic() - at < 0.6:
+            now = person.to_move()
+            if now is None or now.group(0) == asked:
+                return
+        question = person.to_move()
+        if person.answer() is not None:
+            self.answered[person.name] = (time.monotonic(),
+                                          question.group(0) if question else "")
 
     def wait(self, check: Callable[[], object], timeout: float, what: str,
              but: Person | None = None, shown: Person | None = None) -> object:
@@ -317,9 +325,7 @@ class Table:
                 return False
             if found.group(1) in ("s", "d"):
                 return True
-            if time.monotonic() - self.answered.get(person.name, 0.0) >= 0.6:
-                person.answer()  # a wild's slot, swap or keep, the call
-                self.answered[person.name] = time.monotonic()
+            self.answer(person)  # a wild's slot, swap or keep, the call
             return False
 
         self.wait(drawing, timeout, f"{person.name}'s turn to draw", but=person,
