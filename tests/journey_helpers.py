@@ -2,7 +2,8 @@
 through the real OpenSSH client in tmux, at 80×24, and act there.
 
 The server is ``trash serve`` in its own process (``ServerProcess`` of test_ssh_openssh.py,
-with more sessions allowed from 127.0.0.1: every person here comes from that address). A
+with more sessions allowed from 127.0.0.1: every person here comes from that address, and
+its bots and stand-ins moving ``BOT_DELAY`` apart, quicker than by default). A
 person has a key that is either *known* (a name registered in the server's history database
 and a settings file with animations off) or *new* (nothing: the app asks for a name first
 and animates as it does by default). What a test checks is what a person's screen shows
@@ -22,6 +23,7 @@ from pathlib import Path
 from test_ssh_openssh import (
     FIRST_SCREEN,
     NAME_PROMPT,
+    SERVER_CODE,
     STEP,
     ServerProcess,
     TmuxPane,
@@ -39,16 +41,31 @@ TABLES_TITLE = "Tables on this server"
 LOBBY = "New match"
 CODE = re.compile(r"\b(?:Join code|Code):? ([A-Z2-9]{4})\b")  # the waiting room's
 DEAL_OVER = re.compile(r"Deal \d+ is (?:over|void)|The deal is over")  # a deal's summary
-BOT_DELAY = 0.8  # TableLimits.bot_delay: seconds before a bot's or a stand-in's move
-#: seconds within which a stand-in's move must be saved: its delay, a deal's pause (3 s)
+#: the journey server's tables' pace: seconds before a bot's or a stand-in's move (the
+#: product's default is 0.8 s; no journey is about that length, and at 0.8 s the bots'
+#: turns were most of their time). A deal's pause stays: the sessions' boards show a
+#: deal's summary that long.
+BOT_DELAY = 0.3
+#: ``trash serve`` with BOT_DELAY set where every part reads the tables' pace
+#: (``play.turns.TABLE_PACE``) before anything has read it; the server exits at once,
+#: saying so, if its tables' limits do not take their pace from there
+PACED_SERVER = ("import trash_tui.play.turns as turns; "
+                f"turns.TABLE_PACE = turns.Pace(bot_delay={BOT_DELAY}); "
+                "from trash_tui.tables.service import TableLimits; "
+                "assert TableLimits().pace == turns.TABLE_PACE, 'the tables ignore the pace'; "
+                f"{SERVER_CODE}")
+#: seconds within which a stand-in's move must be saved: its delay, a deal's pause (4 s)
 #: if one ended, and room for a loaded 2-core machine
 STAND_IN_MOVES = BOT_DELAY + 5.2
-TURN = 30.0  # seconds for a person's turn to come round (bots 0.8 s apart, deal pauses)
+TURN = 30.0  # seconds for a person's turn to come round (bots' moves, deal pauses)
 
 
 class JourneyServer(ServerProcess):
-    """``trash serve`` in its own process, allowing every test's sessions from 127.0.0.1
-    (the default is 4 sessions and 20 new connections a minute per address)."""
+    """``trash serve`` in its own process, its bots and stand-ins moving ``BOT_DELAY``
+    apart, allowing every test's sessions from 127.0.0.1 (the default is 4 sessions and
+    20 new connections a minute per address)."""
+
+    code = PACED_SERVER
 
     def __init__(self, folder: Path) -> None:
         super().__init__(folder)
@@ -204,7 +221,10 @@ class Person:
                     unanswered = self.pane.screen() or ""
                 pressed = time.monotonic()
                 self.pane.press("Escape")
-                time.sleep(1.0)
+                # (up to a second for it to answer: a third esc would leave the Tables
+                # screen too)
+                with contextlib.suppress(AssertionError):
+                    wait_until(lambda: TABLES_TITLE in self.text(), 1.0, "the Tables screen")
             time.sleep(0.1)
         if unanswered is not None:
             warnings.warn(f"{self.name}'s esc left the table only when pressed again; the "
@@ -244,7 +264,8 @@ class Table:
         self.server = server
         self.people = list(people)
         self.match_id: int | None = None
-        self.answered: dict[str, float] = {}
+        #: each person's last answer: when, and the question it answered
+        self.answered: dict[str, tuple[float, str]] = {}
 
     def match(self) -> int:
         """The table's match (the first seated person's newest match)."""
@@ -258,17 +279,24 @@ class Table:
         return self.server.saved_actions(self.match())
 
     def play_others(self, but: Person | None = None) -> None:
-        """Everyone connected but ``but`` answers their question, if they are asked (at
-        most every 0.6 s each: the key's update comes before the status line is read
-        again)."""
-        now = time.monotonic()
+        """Everyone connected but ``but`` answers their question, if they are asked."""
         for person in self.people:
-            if person is but or not person.connected:
-                continue
-            if now - self.answered.get(person.name, 0.0) < 0.6:
-                continue
-            if person.answer() is not None:
-                self.answered[person.name] = now
+            if person is not but and person.connected:
+                self.answer(person)
+
+    def answer(self, person: Person) -> None:
+        """``person`` answers their question, if they are asked: once the screen asks
+        another question than the one they last answered (their key's update is in), or
+        0.6 s after that answer (the same question again)."""
+        at, asked = self.answered.get(person.name, (0.0, ""))
+        if time.monotonic() - at < 0.6:
+            now = person.to_move()
+            if now is None or now.group(0) == asked:
+                return
+        question = person.to_move()
+        if person.answer() is not None:
+            self.answered[person.name] = (time.monotonic(),
+                                          question.group(0) if question else "")
 
     def wait(self, check: Callable[[], object], timeout: float, what: str,
              but: Person | None = None, shown: Person | None = None) -> object:
@@ -297,9 +325,7 @@ class Table:
                 return False
             if found.group(1) in ("s", "d"):
                 return True
-            if time.monotonic() - self.answered.get(person.name, 0.0) >= 0.6:
-                person.answer()  # a wild's slot, swap or keep, the call
-                self.answered[person.name] = time.monotonic()
+            self.answer(person)  # a wild's slot, swap or keep, the call
             return False
 
         self.wait(drawing, timeout, f"{person.name}'s turn to draw", but=person,
@@ -322,11 +348,14 @@ class Table:
                     f"{keyboard_probe(person)}", person.pane.screen())
             time.sleep(0.15)
         deadline = time.monotonic() + STEP
-        while person.to_move() is not None:  # a wild's slot, swap or keep, the call
-            assert time.monotonic() < deadline, person.pane.failure(
+        while (asked := person.to_move()) is not None:  # a wild's slot, swap or keep,
+            assert time.monotonic() < deadline, person.pane.failure(  # the call
                 f"{person.name}'s turn never ended", person.pane.screen())
             person.answer()
-            time.sleep(0.6)
+            # the key's update, before the question is read again (up to 0.6 s)
+            with contextlib.suppress(AssertionError):
+                wait_until(lambda asked=asked: (now := person.to_move()) is None
+                           or now.group(0) != asked.group(0), 0.6, "the next question")
 
     def chat(self, person: Person, text: str, readers: Iterable[Person],
              said: str | None = None) -> None:
@@ -437,21 +466,32 @@ def create_table(host: Person, public: bool = True, start_now: bool = False,
     return code
 
 
+def styled_screen(host: Person) -> str:
+    """The pane's screen with its colours (a moved focus or highlight changes it)."""
+    return host.pane.tmux("capture-pane", "-e", "-p", "-t", host.pane.target).stdout
+
+
+def answered(host: Person, key: str) -> None:
+    """Press ``key`` and wait until the screen shows its answer (a focus or a highlight
+    moved, a list opened): the next key then never lands before the app has taken this
+    one (a list still opening took a loaded machine's first keys)."""
+    before = styled_screen(host)
+    host.pane.press(key)
+    wait_until(lambda: styled_screen(host) != before, STEP,
+               f"the screen to answer {host.name}'s {key}", every=0.02)
+
+
 def tab_to(host: Person, field: int, at: int) -> int:
     """Tab from field number ``at`` to ``field`` of the form (1: the name)."""
     for _ in range(field - at):
-        host.pane.press("Tab")
-        time.sleep(0.15)
+        answered(host, "Tab")
     return field
 
 
 def choose(host: Person, keys: list[str], shown: str) -> None:
     """Open the focused list (enter), move with ``keys``, take it (enter); the form
     must then show ``shown``."""
-    host.pane.press("Enter")
-    time.sleep(0.4)
-    for key in keys:
-        host.pane.press(key)
-        time.sleep(0.15)
+    for key in ["Enter", *keys]:
+        answered(host, key)
     host.pane.press("Enter")
     host.sees(shown)

@@ -15,6 +15,8 @@ import json
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).with_name("hostile_bots")
 SEED = 8731906650228510123
 PROBLEM = problem()
-needs_sandbox = pytest.mark.skipif(
-    PROBLEM is not None and ("kernel refuses" in PROBLEM or "needs Linux" in PROBLEM),
-    reason=f"the sandbox cannot run here: {PROBLEM}")
+NO_SANDBOX = PROBLEM is not None and ("kernel refuses" in PROBLEM or "needs Linux" in PROBLEM)
+needs_sandbox = pytest.mark.skipif(NO_SANDBOX, reason=f"the sandbox cannot run here: {PROBLEM}")
 
 MATCH = """\
 import json, sys
@@ -52,39 +53,77 @@ except BotFailure as exc:
 """
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    where = tmp_path / "entries"
+def entries(where: Path) -> Path:
+    """``where`` holding a copy of the hostile bots."""
     shutil.copytree(HOSTILE, where)
     where.chmod(0o755)  # a root runner's sandboxed bot runs as another user: it must read
     return where
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return entries(tmp_path / "entries")
+
+
+class Match:
+    """One match of a hostile bot against greedy, played in a child process from now."""
+
+    def __init__(self, where: Path, script: str, sandbox: bool, **keys: Any) -> None:
+        spec = {"name": Path(script).stem, "command": [sys.executable, script],
+                "cwd": str(where), **keys}
+        if sandbox:
+            spec["sandbox"] = True
+        self.script = script
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", MATCH.format(root=str(ROOT), spec=json.dumps(spec))],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def forfeit(self, timeout: float) -> tuple[str, str] | None:
+        """The bot's forfeit (kind, detail); the test fails if the match has not ended
+        within ``timeout`` seconds of its start."""
+        left = max(0.0, self.started + timeout - time.monotonic())
+        try:
+            out, err = self.process.communicate(timeout=left)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            pytest.fail(f"{self.script} hung the match: no end within {timeout:g} s")
+        assert self.process.returncode == 0, err
+        result = json.loads(out.strip().splitlines()[-1])
+        return None if result is None else tuple(result)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
 
 
 def forfeit(where: Path, script: str, sandbox: bool, timeout: float,
             **keys: Any) -> tuple[str, str] | None:
     """The forfeit (kind, detail) of the hostile bot in one match against greedy, played
     in a child process; the test fails if the match has not ended within ``timeout``."""
-    spec = {"name": Path(script).stem, "command": [sys.executable, script],
-            "cwd": str(where), **keys}
-    if sandbox:
-        spec["sandbox"] = True
-    code = MATCH.format(root=str(ROOT), spec=json.dumps(spec))
-    try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{script} hung the match: no end within {timeout:g} s")
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    return None if result is None else tuple(result)
+    return Match(where, script, sandbox, **keys).forfeit(timeout)
 
 
 # --- a bot that never answers ------------------------------------------------------------
 
+@pytest.fixture(scope="module")
+def silent_matches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[bool, Match]]:
+    """A never-answering bot's match in and (where it runs) out of the sandbox, both
+    started at once: each waits out the default move limit, 10 s, and nothing else."""
+    where = entries(tmp_path_factory.mktemp("silent") / "entries")
+    matches = {sandbox: Match(where, "silent.py", sandbox)
+               for sandbox in ([False] if NO_SANDBOX else [True, False])}
+    yield matches
+    for match in matches.values():
+        match.stop()
+
+
 @pytest.mark.parametrize("sandbox", [pytest.param(True, marks=needs_sandbox), False])
 def test_a_bot_that_never_answers_forfeits_at_the_default_move_limit(
-        folder: Path, sandbox: bool) -> None:
-    kind, detail = forfeit(folder, "silent.py", sandbox, timeout=25)
+        silent_matches: dict[bool, Match], sandbox: bool) -> None:
+    kind, detail = silent_matches[sandbox].forfeit(timeout=25)
     assert kind == "timeout"
     assert detail == "no answer within 10 s (its move limit, move_limit = 10)"
 

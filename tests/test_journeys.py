@@ -10,7 +10,7 @@ their turn and the server's history database has the move within seconds; a spec
 screen shows the table's new moves; each says something in the chat (``c``, the text,
 enter) that reaches the other's screen; ``esc`` leaves (the table says so, the screen goes
 back to the Tables list). Then what happens around a seat: leaving with ``esc`` or dropping
-the connection on one's own turn (the stand-in moves within the stand-in delay, 0.8 s, and
+the connection on one's own turn (the stand-in moves within its delay, and
 the seat is kept), coming back to it (``enter`` on the list, the code as the SSH user name,
 plain ``ssh``), both humans away while someone watches (the table plays on), and a server
 restart mid-match (the table is restored and the players go on).

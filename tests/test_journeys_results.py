@@ -42,7 +42,7 @@ pytestmark = pytest.mark.skipif(
            "(apt-get install openssh-client tmux)")
 
 SEVEN_UP_DOWNS = 15  # "seven-up" is the 16th preset of the form's rules list
-MATCH_OVER = 240.0  # seconds for one deal of Seven Up with the stand-in at 0.8 s a move
+MATCH_OVER = 240.0  # seconds for one deal of Seven Up, the stand-in moving for Ann
 
 
 @pytest.fixture

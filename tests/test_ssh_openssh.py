@@ -140,7 +140,10 @@ class TmuxPane:
 
 
 class ServerProcess:
-    """``trash serve --config FILE`` as a child process, on a free port it reports."""
+    """``trash serve --config FILE`` as a child process, on a free port it reports
+    (``code``: the Python that runs it, the ``trash`` command's ``main()``)."""
+
+    code = SERVER_CODE
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -161,7 +164,7 @@ class ServerProcess:
     def start(self) -> None:
         with self.stdout.open("wb") as out, self.stderr.open("wb") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", SERVER_CODE, "serve", "--config", str(self.config)],
+                [sys.executable, "-c", self.code, "serve", "--config", str(self.config)],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         match = wait_until(self.listening, FIRST_SCREEN, "the server's 'listening on' line")
         assert isinstance(match, re.Match)
