@@ -280,6 +280,9 @@ def test_bans_by_player_and_by_address_are_one_line_and_a_kick_is_the_goodbye(
 
 def test_the_idle_timeouts_goodbye_stays_on_the_terminal_and_the_page_says_it_ended(
         tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, artifacts: Path) -> None:
+    """In the lobby: the goodbye's words stay on the terminal, the page's line says the
+    session ended. At a table: the goodbye says the seat is kept and gives the page's
+    link to it, which brings Ivo back to his seat."""
     idle = start_server(tmp_path_factory.mktemp("web-idle"), idle_timeout=IDLE)
     try:
         with visitors_of(idle, tmp_path, artifacts) as visitor:
@@ -288,7 +291,18 @@ def test_the_idle_timeouts_goodbye_stays_on_the_terminal_and_the_page_says_it_en
             ivo.sees(f"no key pressed for {IDLE} seconds", "this session has ended",
                      f"Come back with: {idle.url}/", timeout=IDLE + STEP)
             ivo.page_says("session has ended")
-            assert any(line.get("ended") == "idle" for line in idle.sessions_logged()), \
-                idle.sessions_logged()
+            assert [line["ended"] for line in idle.sessions_logged()] == ["idle"]
+
+            ivo.open("/")  # a reload: the same player, in the lobby
+            ivo.sees(LOBBY, timeout=FIRST_SCREEN)
+            code = create_table(ivo, start_now=True)  # Ivo and bots
+            ivo.sees("Stock", timeout=STEP)
+            link = f"{idle.url}/t/{code}"
+            ivo.sees("this session has ended", f"(code {code}) is kept",
+                     f"Come back with: {link}", timeout=IDLE + STEP)
+            ivo.page_says("session has ended")
+            ivo.open(link.removeprefix(idle.url))
+            # (only looked at: a key would be Ivo's move, and the next goodbye comes 3 s on)
+            ivo.sees("You are back at your seat", "Your move, Ivo", timeout=FIRST_SCREEN)
     finally:
         idle.kill()
