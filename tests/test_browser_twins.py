@@ -132,7 +132,7 @@ def seven_up_for_two(host: Visitor) -> str:
     host.open_tables()
     host.pane.press("n")
     host.sees("A new table")
-    at = tab_to(host, 2, 0)  # the rules
+    at = tab_to(host, 2, 1)  # from the name to the rules
     choose(host, ["Down"] * SEVEN_UP_DOWNS, "seven-up")
     tab_to(host, 3, at)  # the number of seats: 4 -> 2
     choose(host, ["Up", "Up"], "Seat 2")
