@@ -84,6 +84,25 @@ for (let row = 0; row < terminal.rows; row++) {
 return [terminal.cols, terminal.rows, rows.join('\n')];
 """
 
+#: the terminal's visible cells with their colours, as tmux's ``capture-pane -e`` gives
+#: them: a moved focus or highlight changes it where the text stays the same
+READ_STYLED = r"""
+const terminal = window.__trashTerminals && window.__trashTerminals.at(-1);
+if (!terminal) { return ''; }
+const buffer = terminal.buffer.active;
+const parts = [];
+for (let row = 0; row < terminal.rows; row++) {
+  const line = buffer.getLine(buffer.viewportY + row);
+  if (!line) { continue; }
+  for (let column = 0; column < line.length; column++) {
+    const cell = line.getCell(column);
+    if (cell) { parts.push(cell.getChars(), cell.getFgColor(), cell.getBgColor()); }
+  }
+  parts.push('\n');
+}
+return parts.join(' ');
+"""
+
 # tmux's key names (as journey_helpers presses them) in Selenium's keys
 _CONTROL = "\ue009"
 _KEYS = {"Enter": "\ue007", "Escape": "\ue00c", "Tab": "\ue004", "Space": " ",
@@ -267,6 +286,14 @@ class BrowserPane:
         """The terminal's columns and rows (None before the page has a terminal)."""
         found = self.driver.execute_script(READ_SCREEN)
         return None if found is None else (int(found[0]), int(found[1]))
+
+    def styled(self) -> str:
+        """The terminal's cells with their colours (as a tmux pane's ``capture-pane
+        -e``): a moved focus or highlight changes it where the text stays the same."""
+        try:
+            return str(self.driver.execute_script(READ_STYLED))
+        except Exception:  # (a page being replaced)
+            return ""
 
     def screen(self) -> str | None:
         """The terminal's visible rows (None while the page has no terminal)."""

@@ -467,8 +467,9 @@ def create_table(host: Person, public: bool = True, start_now: bool = False,
 
 
 def styled_screen(host: Person) -> str:
-    """The pane's screen with its colours (a moved focus or highlight changes it)."""
-    return host.pane.tmux("capture-pane", "-e", "-p", "-t", host.pane.target).stdout
+    """The pane's screen with its colours (a moved focus or highlight changes it); a
+    browser's pane gives the end of the output it received."""
+    return host.pane.styled()
 
 
 def answered(host: Person, key: str) -> None:

@@ -161,9 +161,10 @@ def test_a_browser_leaves_a_table_where_bots_play_with_esc_reads_then_esc(
     lea.pane.press("Escape")
     lea.sees(QUESTION)
     asked, moves = time.monotonic(), table.saved()
-    # she reads the question while the bots play on (a bot's move is saved meanwhile)
-    table.wait(lambda: time.monotonic() - asked >= READING and table.saved() > moves, STEP,
-               "a bot's move while Lea reads the question", shown=lea)
+    # she reads the question while the bots play on (a bot's move is saved meanwhile);
+    # nothing is typed meanwhile (a key would answer "stay"), even if her turn comes
+    wait_until(lambda: time.monotonic() - asked >= READING and table.saved() > moves, STEP,
+               "a bot's move while Lea reads the question")
     assert QUESTION in lea.text(), lea.text()  # still asked
 
     pressed = time.monotonic()

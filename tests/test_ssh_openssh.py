@@ -123,6 +123,10 @@ class TmuxPane:
                                    f"{timeout:g} s)", screen)
             time.sleep(0.1)
 
+    def styled(self) -> str:
+        """The screen with its colours (a moved focus or highlight changes it)."""
+        return self.tmux("capture-pane", "-e", "-p", "-t", self.target).stdout
+
     def press(self, *keys: str) -> None:
         """Type tmux key names (``n``, ``Enter``, ``Escape``)."""
         result = self.tmux("send-keys", "-t", self.target, *keys)
