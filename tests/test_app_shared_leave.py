@@ -77,10 +77,10 @@ async def test_the_second_escape_leaves_though_the_bots_moved_in_between(
         tmp_path: Path) -> None:
     async with bob_with_bots(tmp_path) as (service, app, pilot, board):
         await while_the_bots_play(pilot, board)
+        moves = board.shared.move_count  # (a bot is to move: its move comes after this)
         await pilot.press("escape")
         await pilot.pause()
         assert QUESTION in status(board)
-        moves = board.shared.move_count
         await until(pilot, lambda: board.shared.move_count > moves)  # a bot plays
         await pilot.pause(0.1)
         assert QUESTION in status(board)  # their moves did not erase the question

@@ -158,9 +158,10 @@ def test_a_browser_leaves_a_table_where_bots_play_with_esc_reads_then_esc(
         return lea.answer() is None and "is playing" in lea.text()
 
     table.wait(bots_playing, 60.0, "a bot's turn", shown=lea)
+    moves = table.saved()  # (the bots' turns begin: their moves come after this)
     lea.pane.press("Escape")
     lea.sees(QUESTION)
-    asked, moves = time.monotonic(), table.saved()
+    asked = time.monotonic()
     # she reads the question while the bots play on (a bot's move is saved meanwhile);
     # nothing is typed meanwhile (a key would answer "stay"), even if her turn comes
     wait_until(lambda: time.monotonic() - asked >= READING and table.saved() > moves, STEP,

@@ -446,7 +446,7 @@ def test_the_snapshot_suite_passes_with_the_patches_applied() -> None:
     run of them is the same check.)"""
     env = {**os.environ, "TRASH_TEXTUAL_PATCHES": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
          "-p", "no:hypothesispytest", "tests/test_app_snapshots.py"],  # (no Hypothesis there)
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
