@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -190,10 +191,10 @@ def _token_key(history: History) -> bytes:
     """On the database thread: the tokens' key, made if the history has none yet."""
     kept = history.records.setting(TOKEN_KEY)
     if kept is not None:
-        try:
+        # a damaged value is replaced by a new key: the browsers kept in the history
+        # stay their players; a token never kept starts anew
+        with contextlib.suppress(ValueError):
             return bytes.fromhex(kept)
-        except ValueError:
-            pass  # (a damaged value: a new key; the browsers it made start anew)
     key = secrets.token_bytes(32)
     history.records.set_setting(TOKEN_KEY, key.hex())
     return key
